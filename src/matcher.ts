@@ -1,0 +1,140 @@
+// AgentMatcher: one crawler's compiled rules, judged in Wasm one URL or one batch at a time.
+import type { Profile } from './parse.js';
+import { bytesToText, type RuleRecord } from './groups.js';
+import { getEngine } from './wasm.js';
+import { expectString, expectBytes, expectOut } from './errors.js';
+
+/** Why a URL is allowed or not. */
+export interface Explanation {
+  readonly allowed: boolean;
+  /** 1-based line of the deciding rule; 0 when no rule decided (allowed by default). */
+  readonly line: number;
+  /** The deciding rule as `allow: <pattern>` / `disallow: <pattern>`, pattern as written; null when none. */
+  readonly rule: string | null;
+}
+
+/** Verdicts and deciding lines of a batch. */
+export interface BatchDecisions {
+  /** 1 = allowed, 0 = disallowed, in input order. */
+  readonly verdicts: Uint8Array;
+  /** Deciding line per URL (0 = none), in input order. */
+  readonly lines: Uint32Array;
+}
+
+const lineScratch = new Uint32Array(1);
+
+function countLines(bytes: Uint8Array): number {
+  let count = 0;
+  let at = bytes.indexOf(0x0a);
+  let last = -1;
+  while (at >= 0) {
+    count++;
+    last = at;
+    at = bytes.indexOf(0x0a, at + 1);
+  }
+  return last + 1 < bytes.length ? count + 1 : count;
+}
+
+/**
+ * The rules that apply to one crawler, compiled once into a RuleTable and judged in
+ * Wasm. Get one from `Robots.forAgent(userAgent)`.
+ * @example
+ * const m = Robots.parse('User-agent: *\nDisallow: /private').forAgent('ExampleBot');
+ * m.isAllowed('https://example.com/private/x'); // false
+ * m.matchBatch(['/a', '/private']);            // Uint8Array [1, 0]
+ */
+export class AgentMatcher {
+  /**
+   * @param userAgent the product token this matcher was compiled for
+   * @param profile the profile the rules were read with
+   * @param table the encoded RuleTable (src/table/format.ts); treat as read-only
+   * @param rules the source rules, for `explain`
+   */
+  constructor(
+    readonly userAgent: string,
+    readonly profile: Profile,
+    readonly table: Uint8Array,
+    private readonly rules: readonly RuleRecord[],
+  ) {}
+
+  /** Number of allow/disallow lines that apply to this crawler. */
+  get ruleCount(): number {
+    return this.rules.length;
+  }
+
+  /**
+   * Whether `url` (absolute or path-relative) may be crawled.
+   * @example m.isAllowed('/private/x') // false
+   */
+  isAllowed(url: string): boolean {
+    expectString(url, 'url');
+    return getEngine().matchOne(this.table, url, null) === 1;
+  }
+
+  /**
+   * The verdict for `url` with the line and text of the rule that decided it.
+   * @example m.explain('/private/x') // { allowed: false, line: 2, rule: 'disallow: /private' }
+   */
+  explain(url: string): Explanation {
+    expectString(url, 'url');
+    const allowed = getEngine().matchOne(this.table, url, lineScratch) === 1;
+    const line = lineScratch[0]!;
+    return { allowed, line, rule: this.ruleText(line) };
+  }
+
+  /** `allow: <pattern>` for the rule on `line`, or null. */
+  ruleText(line: number): string | null {
+    if (line === 0) return null;
+    const rule = this.rules.find((r) => r.line === line);
+    return rule ? `${rule.allow ? 'allow' : 'disallow'}: ${bytesToText(rule.pattern)}` : null;
+  }
+
+  /**
+   * Judges many URLs with one Wasm call per chunk. Returns `out` (or a new array):
+   * 1 = allowed, 0 = disallowed, in input order.
+   * @example m.matchBatch(['/a', '/private/b']) // Uint8Array [1, 0]
+   */
+  matchBatch(urls: readonly string[], out?: Uint8Array): Uint8Array {
+    if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${typeof urls}`);
+    const verdicts = expectOut(out, urls.length, 'out');
+    getEngine().matchStrings(this.table, urls, verdicts, null);
+    return verdicts;
+  }
+
+  /**
+   * Like `matchBatch`, plus the deciding line of each URL.
+   * @example m.decideBatch(['/private/b']) // { verdicts: [0], lines: [2] }
+   */
+  decideBatch(urls: readonly string[]): BatchDecisions {
+    if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${typeof urls}`);
+    const verdicts = new Uint8Array(urls.length);
+    const lines = new Uint32Array(urls.length);
+    getEngine().matchStrings(this.table, urls, verdicts, lines);
+    return { verdicts, lines };
+  }
+
+  /**
+   * Judges newline-separated URLs given as bytes (LF or CRLF; a final line without a
+   * line break counts; empty lines are judged as the URL ""), without making JS strings.
+   * @example m.matchLines(new TextEncoder().encode('/a\n/private\n')) // Uint8Array [1, 0]
+   */
+  matchLines(bytes: Uint8Array, out?: Uint8Array): Uint8Array {
+    expectBytes(bytes, 'bytes');
+    const verdicts = expectOut(out, countLines(bytes), 'out');
+    getEngine().matchLineChunk(this.table, bytes, true, verdicts, null, 0);
+    return verdicts;
+  }
+
+  /**
+   * Like `matchLines`, plus the deciding line of each URL.
+   * @example m.decideLines(new TextEncoder().encode('/private\n')) // { verdicts: [0], lines: [2] }
+   */
+  decideLines(bytes: Uint8Array): BatchDecisions {
+    expectBytes(bytes, 'bytes');
+    const n = countLines(bytes);
+    const verdicts = new Uint8Array(n);
+    const lines = new Uint32Array(n);
+    getEngine().matchLineChunk(this.table, bytes, true, verdicts, lines, 0);
+    return { verdicts, lines };
+  }
+}

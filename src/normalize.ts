@@ -1,0 +1,124 @@
+// Pattern normalization per profile (the URL side of the same rules lives in assembly/url.ts).
+import type { Profile } from './parse.js';
+
+const HEX = '0123456789ABCDEF';
+const PERCENT = 0x25;
+const STAR = 0x2a;
+const DOLLAR = 0x24;
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  if (l >= 0x61 && l <= 0x66) return l - 0x61 + 10;
+  return -1;
+}
+
+/** RFC 3986 §2.3 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~". */
+export function isUnreserved(c: number): boolean {
+  return (c | 0x20) - 0x61 < 26 && (c | 0x20) >= 0x61 || c - 0x30 < 10 && c >= 0x30 ||
+    c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e;
+}
+
+/** A growable byte buffer; normalization output is at most 3× its input. */
+class ByteWriter {
+  bytes: Uint8Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(capacity);
+  }
+  push(c: number): void {
+    this.bytes[this.length++] = c;
+  }
+  pushEscape(c: number): void {
+    this.bytes[this.length++] = PERCENT;
+    this.bytes[this.length++] = HEX.charCodeAt(c >> 4);
+    this.bytes[this.length++] = HEX.charCodeAt(c & 15);
+  }
+  result(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/**
+ * Google-compat (robots.cc MaybeEscapePattern): uppercases the hex digits of valid
+ * `%XX` escapes and percent-encodes bytes ≥ 0x80; nothing is decoded.
+ */
+export function escapePatternGoogle(pattern: Uint8Array): Uint8Array {
+  let plain = true;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c >= 0x80 || c === PERCENT) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return pattern;
+  const out = new ByteWriter(pattern.length * 3);
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === PERCENT && i + 2 < pattern.length && hexValue(pattern[i + 1]!) >= 0 && hexValue(pattern[i + 2]!) >= 0) {
+      out.push(PERCENT);
+      out.push(upperHexDigit(pattern[i + 1]!));
+      out.push(upperHexDigit(pattern[i + 2]!));
+      i += 2;
+    } else if (c >= 0x80) {
+      out.pushEscape(c);
+    } else {
+      out.push(c);
+    }
+  }
+  return out.result();
+}
+
+function upperHexDigit(c: number): number {
+  return c >= 0x61 && c <= 0x66 ? c - 0x20 : c;
+}
+
+/**
+ * RFC 9309 §2.2.2 and §2.2.3, applied to a rule's path pattern:
+ * - octets ≥ 0x80 are percent-encoded;
+ * - `%XX` naming an unreserved ASCII character is decoded (`%62%61%7A` → `baz`);
+ * - other valid escapes are uppercased (`%2f` → `%2F`); a `%` not followed by two hex
+ *   digits is kept as a literal `%`;
+ * - `*` stays a wildcard and a final `$` stays the end anchor; a `$` elsewhere is a
+ *   literal and becomes `%24`, which is also what the URL side turns `$` into, so that
+ *   `%2A`/`%24` in a rule match a literal `*`/`$` in the URL (§2.2.3).
+ * The URL side (assembly/url.ts) applies the same steps and additionally encodes `*`.
+ */
+export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
+  const n = pattern.length;
+  const out = new ByteWriter(n * 3);
+  for (let i = 0; i < n; i++) {
+    const c = pattern[i]!;
+    if (c === PERCENT && i + 2 < n && hexValue(pattern[i + 1]!) >= 0 && hexValue(pattern[i + 2]!) >= 0) {
+      const v = hexValue(pattern[i + 1]!) * 16 + hexValue(pattern[i + 2]!);
+      if (isUnreserved(v)) out.push(v);
+      else out.pushEscape(v);
+      i += 2;
+    } else if (c >= 0x80) {
+      out.pushEscape(c);
+    } else if (c === DOLLAR && i !== n - 1) {
+      out.pushEscape(c);
+    } else {
+      out.push(c);
+    }
+  }
+  return out.result();
+}
+
+/** Normalizes an allow/disallow value as the profile requires. */
+export function normalizePattern(pattern: Uint8Array, profile: Profile): Uint8Array {
+  return profile === 'google' ? escapePatternGoogle(pattern) : normalizePatternRfc(pattern);
+}
+
+/** Lowercases ASCII letters (ACAP §2.8 compares resource paths case-insensitively). */
+export function lowerAsciiBytes(bytes: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < bytes.length && !(bytes[i]! >= 0x41 && bytes[i]! <= 0x5a)) i++;
+  if (i === bytes.length) return bytes;
+  const out = bytes.slice();
+  for (; i < out.length; i++) if (out[i]! >= 0x41 && out[i]! <= 0x5a) out[i] = out[i]! | 0x20;
+  return out;
+}
+
+export { STAR as STAR_BYTE, DOLLAR as DOLLAR_BYTE };

@@ -1,0 +1,162 @@
+// Line lexer: robots.txt bytes → one handler call per meaningful line, in file order.
+//
+// Like robots.cc, this file knows about lines, keys and values and nothing else:
+// grouping policy lives in groups.ts, ACAP in acap/, matching in Wasm. Values are
+// handed out as zero-copy `subarray` views of the body; a handler that keeps one
+// beyond the call must not mutate it.
+
+/** Which rule set to follow: strict RFC 9309, or Google's open-source reference matcher. */
+export type Profile = 'rfc' | 'google';
+
+/** Receives the lexer's events. Line numbers are 1-based and count every line ending. */
+export interface RobotsLineHandler {
+  userAgent(value: Uint8Array, line: number): void;
+  allow(value: Uint8Array, line: number): void;
+  disallow(value: Uint8Array, line: number): void;
+  sitemap(value: Uint8Array, line: number): void;
+  /** Any other `key: value` record (crawl-delay, host, ACAP-…), key as written. */
+  other(key: Uint8Array, value: Uint8Array, line: number): void;
+  /** Text from `#` to the end of the line, `#` included (ACAP's `##ACAP` marker lives here). */
+  comment?(text: Uint8Array, line: number): void;
+  /** A non-empty line that is not a `key: value` record. */
+  invalid?(text: Uint8Array, line: number): void;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const HASH = 0x23;
+const COLON = 0x3a;
+const BOM = [0xef, 0xbb, 0xbf];
+
+// Google-compat: robots.cc copies each line into a buffer of 2083 * 8 bytes whose last
+// byte is the C string terminator, so at most 16,663 bytes of a line are ever seen.
+export const GOOGLE_MAX_LINE_BYTES = 2083 * 8 - 1;
+
+/** SP, HT, VT, FF: what both robots.cc (`ascii_isspace` minus CR/LF) and we strip. */
+export function isSpaceByte(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
+}
+
+/** ASCII-case-insensitive comparison of `bytes[start, end)` with a lowercase ASCII word. */
+function equalsWord(bytes: Uint8Array, start: number, end: number, word: string, prefix: boolean): boolean {
+  const n = word.length;
+  if (prefix ? end - start < n : end - start !== n) return false;
+  for (let k = 0; k < n; k++) {
+    let c = bytes[start + k]!;
+    if (c - 0x41 < 26 && c >= 0x41) c |= 0x20;
+    if (c !== word.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+function startsWithAny(bytes: Uint8Array, start: number, end: number, words: readonly string[]): boolean {
+  for (const w of words) if (equalsWord(bytes, start, end, w, true)) return true;
+  return false;
+}
+
+// Google-compat: robots.cc accepts these spellings, and any key that merely starts with them.
+const GOOGLE_USER_AGENT_KEYS = ['user-agent', 'useragent', 'user agent'] as const;
+const GOOGLE_DISALLOW_KEYS = ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'] as const;
+const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'] as const;
+
+/**
+ * Splits `body` into lines (CR, LF or CRLF), skips a leading UTF-8 BOM (or any prefix
+ * of one, as robots.cc does), strips `#` comments and surrounding whitespace, splits
+ * `key: value` and reports each line to `handler`. Returns the number of lines seen.
+ *
+ * Profile differences, each tagged where it happens: key typos and key-by-prefix,
+ * a missing colon on two-token lines, the 16,663-byte line cut and NUL ending a line
+ * are Google-only.
+ */
+export function lexRobots(body: Uint8Array, handler: RobotsLineHandler, profile: Profile): number {
+  const google = profile === 'google';
+  const n = body.length;
+  let start = 0;
+  while (start < 3 && start < n && body[start] === BOM[start]) start++;
+  let line = 0;
+  for (;;) {
+    let end = start;
+    // Invariant: [start, end) holds no line break; each byte is visited once.
+    while (end < n) {
+      const c = body[end]!;
+      if (c === LF || c === CR) break;
+      end++;
+    }
+    line++;
+    lexLine(body, start, end, line, google, handler);
+    if (end >= n) break;
+    // CRLF is one line ending; a lone CR or LF is one too.
+    start = body[end] === CR && end + 1 < n && body[end + 1] === LF ? end + 2 : end + 1;
+    if (start >= n) break;
+  }
+  return line;
+}
+
+function lexLine(body: Uint8Array, start: number, end: number, line: number, google: boolean, handler: RobotsLineHandler): void {
+  if (google) {
+    // Google-compat: the line buffer is cut at 16,663 bytes, then read as a C string.
+    if (end - start > GOOGLE_MAX_LINE_BYTES) end = start + GOOGLE_MAX_LINE_BYTES;
+    const nul = body.subarray(start, end).indexOf(0);
+    if (nul >= 0) end = start + nul;
+  }
+  let contentEnd = end;
+  const hash = body.subarray(start, end).indexOf(HASH);
+  if (hash >= 0) {
+    contentEnd = start + hash;
+    handler.comment?.(body.subarray(contentEnd, end), line);
+  }
+  let s = start;
+  let e = contentEnd;
+  while (s < e && isSpaceByte(body[s]!)) s++;
+  while (e > s && isSpaceByte(body[e - 1]!)) e--;
+  if (s === e) return;
+
+  let keyEnd: number;
+  let valueStart: number;
+  const colon = body.subarray(s, e).indexOf(COLON);
+  if (colon >= 0) {
+    keyEnd = s + colon;
+    valueStart = keyEnd + 1;
+  } else if (google) {
+    // Google-compat: "some people forget the colon": whitespace separates key and
+    // value, but only when the line is exactly two whitespace-free tokens.
+    let ws = s;
+    while (ws < e && !isSpaceByte(body[ws]!)) ws++;
+    let v = ws;
+    while (v < e && isSpaceByte(body[v]!)) v++;
+    let more = v;
+    while (more < e && !isSpaceByte(body[more]!)) more++;
+    if (ws === e || more !== e) {
+      handler.invalid?.(body.subarray(s, e), line);
+      return;
+    }
+    keyEnd = ws;
+    valueStart = v;
+  } else {
+    // RFC 9309 §2.2: every record is `key *WS ":" *WS value`.
+    handler.invalid?.(body.subarray(s, e), line);
+    return;
+  }
+  while (keyEnd > s && isSpaceByte(body[keyEnd - 1]!)) keyEnd--;
+  if (keyEnd === s) {
+    handler.invalid?.(body.subarray(s, e), line);
+    return;
+  }
+  while (valueStart < e && isSpaceByte(body[valueStart]!)) valueStart++;
+  const value = body.subarray(valueStart, e);
+
+  if (google) {
+    if (startsWithAny(body, s, keyEnd, GOOGLE_USER_AGENT_KEYS)) handler.userAgent(value, line);
+    else if (equalsWord(body, s, keyEnd, 'allow', true)) handler.allow(value, line);
+    else if (startsWithAny(body, s, keyEnd, GOOGLE_DISALLOW_KEYS)) handler.disallow(value, line);
+    else if (startsWithAny(body, s, keyEnd, GOOGLE_SITEMAP_KEYS)) handler.sitemap(value, line);
+    else handler.other(body.subarray(s, keyEnd), value, line);
+    return;
+  }
+  // RFC 9309 §2.2.1/§2.2.2: keys are matched whole, case-insensitively.
+  if (equalsWord(body, s, keyEnd, 'user-agent', false)) handler.userAgent(value, line);
+  else if (equalsWord(body, s, keyEnd, 'allow', false)) handler.allow(value, line);
+  else if (equalsWord(body, s, keyEnd, 'disallow', false)) handler.disallow(value, line);
+  else if (equalsWord(body, s, keyEnd, 'sitemap', false)) handler.sitemap(value, line);
+  else handler.other(body.subarray(s, keyEnd), value, line);
+}

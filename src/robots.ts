@@ -1,0 +1,197 @@
+// Robots: one parsed robots.txt, its groups and records, and per-crawler matchers on demand.
+import { lexRobots, type Profile, type RobotsLineHandler } from './parse.js';
+import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
+import { compileRules } from './compile.js';
+import { AgentMatcher, type Explanation } from './matcher.js';
+import { describe, expectString } from './errors.js';
+
+/** Options for `Robots.parse`. */
+export interface ParseOptions {
+  /** `'rfc'` (default): RFC 9309 exactly. `'google'`: Google's reference matcher, bit for bit. */
+  readonly profile?: Profile;
+  /**
+   * Bytes of the body to parse, default 512,000 (RFC 9309 §2.5 asks for at least
+   * 500 KiB). Content beyond it is ignored, including the line the limit cuts through,
+   * and `truncated` is set.
+   */
+  readonly maxBytes?: number;
+}
+
+export const DEFAULT_MAX_BYTES = 512_000;
+/** Matchers kept per Robots; older ones are dropped and recompiled on demand. */
+const MATCHER_CACHE_SIZE = 64;
+
+const encoder = new TextEncoder();
+
+/** Sends every lexer event to several handlers, so one pass serves REP and extensions. */
+class TeeHandler implements RobotsLineHandler {
+  constructor(private readonly targets: readonly RobotsLineHandler[]) {}
+  userAgent(v: Uint8Array, l: number): void { for (const t of this.targets) t.userAgent(v, l); }
+  allow(v: Uint8Array, l: number): void { for (const t of this.targets) t.allow(v, l); }
+  disallow(v: Uint8Array, l: number): void { for (const t of this.targets) t.disallow(v, l); }
+  sitemap(v: Uint8Array, l: number): void { for (const t of this.targets) t.sitemap(v, l); }
+  other(k: Uint8Array, v: Uint8Array, l: number): void { for (const t of this.targets) t.other(k, v, l); }
+  comment(v: Uint8Array, l: number): void { for (const t of this.targets) t.comment?.(v, l); }
+  invalid(v: Uint8Array, l: number): void { for (const t of this.targets) t.invalid?.(v, l); }
+}
+
+function checkOptions(options: unknown): { profile: Profile; maxBytes: number } {
+  if (options === undefined) return { profile: 'rfc', maxBytes: DEFAULT_MAX_BYTES };
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`options must be an object, got ${describe(options)}`);
+  }
+  const { profile = 'rfc', maxBytes = DEFAULT_MAX_BYTES } = options as ParseOptions;
+  if (profile !== 'rfc' && profile !== 'google') {
+    throw new TypeError(`options.profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
+  }
+  if (typeof maxBytes !== 'number' || !Number.isInteger(maxBytes) || maxBytes < 0) {
+    throw new RangeError(`options.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
+  }
+  return { profile, maxBytes };
+}
+
+/** The body as bytes, cut at `maxBytes` and back to the last line break before the cut. */
+function limitBody(body: string | Uint8Array, maxBytes: number): { bytes: Uint8Array; truncated: boolean } {
+  let bytes: Uint8Array;
+  if (typeof body === 'string') {
+    // Every UTF-16 unit is at least one UTF-8 byte: never encode more than maxBytes + 1 units.
+    bytes = encoder.encode(body.length > maxBytes ? body.slice(0, maxBytes + 1) : body);
+  } else if (body instanceof Uint8Array) {
+    bytes = body;
+  } else {
+    throw new TypeError(`robots.txt body must be a string or Uint8Array, got ${describe(body)}`);
+  }
+  if (bytes.length <= maxBytes) return { bytes, truncated: false };
+  let end = maxBytes;
+  // The byte at maxBytes may itself end the last kept line.
+  if (bytes[end] === 0x0a || bytes[end] === 0x0d) return { bytes: bytes.subarray(0, end), truncated: true };
+  while (end > 0 && bytes[end - 1] !== 0x0a && bytes[end - 1] !== 0x0d) end--;
+  return { bytes: bytes.subarray(0, end), truncated: true };
+}
+
+/**
+ * A parsed robots.txt. Parsing never throws on content: every line is either used,
+ * reported to handlers as invalid, or outside `maxBytes` (then `truncated` is true).
+ * @example
+ * const robots = Robots.parse('User-agent: *\nDisallow: /private\n');
+ * robots.isAllowed('https://example.com/private/1', 'ExampleBot'); // false
+ * robots.explain('https://example.com/private/1', 'ExampleBot');
+ * // { allowed: false, line: 2, rule: 'disallow: /private' }
+ */
+export class Robots {
+  /** Groups in file order. */
+  readonly groups: readonly Group[];
+  /** `Sitemap:` URLs in file order (they belong to the file, not to a group). */
+  readonly sitemaps: string[];
+  /** Every record that is not user-agent, allow, disallow or sitemap, in file order. */
+  readonly others: readonly OtherRecord[];
+  /** Lines of allow/disallow rules before the first user-agent line (ignored, RFC 9309 §2.2.2). */
+  readonly ignoredRuleLines: readonly number[];
+  private readonly matchers = new Map<string, AgentMatcher>();
+
+  private constructor(
+    readonly profile: Profile,
+    collector: GroupCollector,
+    /** Bytes of the body that were parsed. */
+    readonly byteLength: number,
+    /** Whether the body was longer than `maxBytes`. */
+    readonly truncated: boolean,
+    /** Lines seen by the lexer. */
+    readonly lineCount: number,
+  ) {
+    this.groups = collector.groups;
+    this.sitemaps = collector.sitemaps;
+    this.others = [...collector.looseOthers, ...collector.groups.flatMap((g) => g.others)].sort((a, b) => a.line - b.line);
+    this.ignoredRuleLines = collector.orphanRuleLines;
+  }
+
+  /**
+   * Parses a robots.txt body (UTF-8 string or raw bytes, as served).
+   * @throws TypeError when `body` is neither a string nor a Uint8Array, or options are malformed
+   * @example Robots.parse(bytes, { profile: 'google', maxBytes: 512_000 })
+   */
+  static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
+    const { profile, maxBytes } = checkOptions(options);
+    const { bytes, truncated } = limitBody(body, maxBytes);
+    const collector = new GroupCollector(profile);
+    const lineCount = lexRobots(bytes, collector, profile);
+    return new Robots(profile, collector, bytes.length, truncated, lineCount);
+  }
+
+  /**
+   * A robots.txt that allows everything (no rules), e.g. for RFC 9309 §2.3.1.3 "unavailable".
+   * @example Robots.allowAll().isAllowed('/x', 'bot') // true
+   */
+  static allowAll(options?: { profile?: Profile }): Robots {
+    return Robots.parse('', options);
+  }
+
+  /**
+   * A robots.txt that disallows everything (`User-agent: *` / `Disallow: /`), e.g. for
+   * RFC 9309 §2.3.1.4 "unreachable". In the rfc profile /robots.txt itself stays allowed.
+   * @example Robots.disallowAll().isAllowed('/x', 'bot') // false
+   */
+  static disallowAll(options?: { profile?: Profile }): Robots {
+    return Robots.parse('User-agent: *\nDisallow: /\n', options);
+  }
+
+  /**
+   * The matcher for `userAgent` (a product token such as `Googlebot`), compiled once and cached.
+   * @example robots.forAgent('ExampleBot').matchBatch(urls)
+   */
+  forAgent(userAgent: string): AgentMatcher {
+    expectString(userAgent, 'userAgent');
+    const key = asciiLower(userAgent);
+    let matcher = this.matchers.get(key);
+    if (matcher) return matcher;
+    const rules = this.rulesFor(userAgent);
+    matcher = new AgentMatcher(userAgent, this.profile, compileRules(rules, this.profile), rules);
+    if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
+    this.matchers.set(key, matcher);
+    return matcher;
+  }
+
+  /**
+   * Allow/disallow lines that apply to `userAgent`, in file order: those of every group
+   * naming it, else those of every `*` group (RFC 9309 §2.2.1).
+   */
+  rulesFor(userAgent: string): RuleRecord[] {
+    expectString(userAgent, 'userAgent');
+    return selectGroups(this.groups, userAgent).flatMap((g) => g.rules);
+  }
+
+  /**
+   * Whether `userAgent` may crawl `url`.
+   * @example robots.isAllowed('https://example.com/private', 'ExampleBot') // false
+   */
+  isAllowed(url: string, userAgent: string): boolean {
+    expectString(url, 'url');
+    return this.forAgent(userAgent).isAllowed(url);
+  }
+
+  /**
+   * The verdict and the rule that decided it (line 0 and rule null when none did).
+   * @example robots.explain('/private', 'ExampleBot') // { allowed: false, line: 2, rule: 'disallow: /private' }
+   */
+  explain(url: string, userAgent: string): Explanation {
+    expectString(url, 'url');
+    return this.forAgent(userAgent).explain(url);
+  }
+
+  /**
+   * The `Crawl-delay` in seconds of the groups that apply to `userAgent`: the first
+   * value that is a non-negative decimal number; undefined when there is none.
+   * (Crawl-delay is not part of RFC 9309; it is read as an "other record", §2.2.4.)
+   * @example Robots.parse('User-agent: *\nCrawl-delay: 2.5').crawlDelay('bot') // 2.5
+   */
+  crawlDelay(userAgent: string): number | undefined {
+    expectString(userAgent, 'userAgent');
+    for (const group of selectGroups(this.groups, userAgent)) {
+      for (const record of group.others) {
+        if (asciiLower(record.key) !== 'crawl-delay') continue;
+        if (/^\d+(\.\d+)?$/.test(record.value)) return Number(record.value);
+      }
+    }
+    return undefined;
+  }
+}
