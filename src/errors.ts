@@ -14,9 +14,14 @@ export function expectString(value: unknown, name: string): asserts value is str
 
 export function expectBytes(value: unknown, name: string): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array, got ${describe(value)}`);
-  // A detached buffer reads as empty and would silently judge nothing.
-  if (value.buffer.byteLength === 0 && value.byteLength === 0 && (value.buffer as ArrayBuffer & { detached?: boolean }).detached) {
-    throw new TypeError(`${name} is a view of a detached ArrayBuffer`);
+  // A detached buffer reads as empty and would silently judge nothing. Node 20 has no
+  // ArrayBuffer#detached, but constructing a view over a detached buffer throws.
+  if (value.byteLength === 0 && value.buffer.byteLength === 0) {
+    try {
+      new Uint8Array(value.buffer);
+    } catch {
+      throw new TypeError(`${name} is a view of a detached ArrayBuffer`);
+    }
   }
 }
 

@@ -3,7 +3,7 @@ import { lexRobots, type Profile, type RobotsLineHandler } from './parse.js';
 import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
 import { compileRules } from './compile.js';
 import { AgentMatcher, type Explanation } from './matcher.js';
-import { describe, expectString } from './errors.js';
+import { describe, expectBytes, expectString } from './errors.js';
 
 /** Options for `Robots.parse`. */
 export interface ParseOptions {
@@ -57,6 +57,7 @@ function limitBody(body: string | Uint8Array, maxBytes: number): { bytes: Uint8A
     // Every UTF-16 unit is at least one UTF-8 byte: never encode more than maxBytes + 1 units.
     bytes = encoder.encode(body.length > maxBytes ? body.slice(0, maxBytes + 1) : body);
   } else if (body instanceof Uint8Array) {
+    expectBytes(body, 'robots.txt body');
     bytes = body;
   } else {
     throw new TypeError(`robots.txt body must be a string or Uint8Array, got ${describe(body)}`);
