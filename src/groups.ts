@@ -32,6 +32,16 @@ export interface Group {
 const decoder = new TextDecoder();
 /** Decodes bytes as UTF-8, invalid sequences as U+FFFD: used only for human-facing values. */
 export function bytesToText(bytes: Uint8Array): string {
+  // Short ASCII values (nearly all keys and values) skip the decoder's call overhead.
+  if (bytes.length <= 64) {
+    let text = '';
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i]!;
+      if (c >= 0x80) return decoder.decode(bytes);
+      text += String.fromCharCode(c);
+    }
+    return text;
+  }
   return decoder.decode(bytes);
 }
 
@@ -41,8 +51,10 @@ function isTokenByte(c: number): boolean {
 
 /** Lowercases ASCII letters only: product tokens compare case-insensitively in ASCII. */
 export function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  // toLowerCase is exact for ASCII; other scripts keep their case (tokens compare in ASCII).
+  return NON_ASCII.test(s) ? s.replace(/[A-Z]+/g, (m) => m.toLowerCase()) : s.toLowerCase();
 }
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Reads a user-agent line's value under `profile`.

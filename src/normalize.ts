@@ -87,6 +87,15 @@ function upperHexDigit(c: number): number {
  */
 export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
   const n = pattern.length;
+  let plain = true;
+  for (let i = 0; i < n - 1; i++) {
+    const c = pattern[i]!;
+    if (c >= 0x80 || c === PERCENT || c === DOLLAR) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain && (n === 0 || pattern[n - 1]! < 0x80 && pattern[n - 1] !== PERCENT)) return pattern;
   const out = new ByteWriter(n * 3);
   for (let i = 0; i < n; i++) {
     const c = pattern[i]!;

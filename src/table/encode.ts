@@ -20,23 +20,32 @@ export interface EncodeOptions {
 }
 
 interface TrieNode {
-  label: Uint8Array;
+  /** The label is src[start, end). */
+  src: Uint8Array;
+  start: number;
+  end: number;
   children: TrieNode[];
   prefixAllow: number;
   prefixDisallow: number;
   exactAllow: number;
   exactDisallow: number;
+  /** Pool offset of the label, set while writing. */
+  at: number;
 }
 
 interface PlainRule {
-  body: Uint8Array;
+  /** The rule's body is pattern[0, length): the pattern without its anchoring `$`. */
+  pattern: Uint8Array;
+  length: number;
   anchored: boolean;
   allow: boolean;
   line: number;
 }
 
 interface WildcardRule {
-  segments: Uint8Array[];
+  /** Segment i is pattern[bounds[2i], bounds[2i+1]). */
+  pattern: Uint8Array;
+  bounds: number[];
   anchored: boolean;
   allow: boolean;
   line: number;
@@ -48,28 +57,34 @@ const STAR = 0x2a;
 const DOLLAR = 0x24;
 const EMPTY = new Uint8Array(0);
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
+function comparePlain(a: PlainRule, b: PlainRule): number {
+  const x = a.pattern;
+  const y = b.pattern;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const d = a[i]! - b[i]!;
+    const d = x[i]! - y[i]!;
     if (d !== 0) return d;
   }
   return a.length - b.length;
 }
 
-function newNode(label: Uint8Array): TrieNode {
-  return { label, children: [], prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0 };
+function newNode(src: Uint8Array, start: number, end: number): TrieNode {
+  return { src, start, end, children: [], prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0, at: 0 };
 }
 
 /** Earliest line wins: RFC 9309 leaves equal rules to us; robots.cc keeps the first. */
+function earliest(current: number, line: number): number {
+  return current === 0 || line < current ? line : current;
+}
+
 function mark(node: TrieNode, rule: PlainRule): void {
   if (rule.anchored) {
-    if (rule.allow) node.exactAllow = node.exactAllow === 0 ? rule.line : Math.min(node.exactAllow, rule.line);
-    else node.exactDisallow = node.exactDisallow === 0 ? rule.line : Math.min(node.exactDisallow, rule.line);
+    if (rule.allow) node.exactAllow = earliest(node.exactAllow, rule.line);
+    else node.exactDisallow = earliest(node.exactDisallow, rule.line);
   } else if (rule.allow) {
-    node.prefixAllow = node.prefixAllow === 0 ? rule.line : Math.min(node.prefixAllow, rule.line);
+    node.prefixAllow = earliest(node.prefixAllow, rule.line);
   } else {
-    node.prefixDisallow = node.prefixDisallow === 0 ? rule.line : Math.min(node.prefixDisallow, rule.line);
+    node.prefixDisallow = earliest(node.prefixDisallow, rule.line);
   }
 }
 
@@ -80,80 +95,59 @@ function mark(node: TrieNode, rule: PlainRule): void {
  */
 function buildTrie(sorted: PlainRule[], lo: number, hi: number, depth: number, node: TrieNode): void {
   let i = lo;
-  while (i < hi && sorted[i]!.body.length === depth) mark(node, sorted[i++]!);
+  while (i < hi && sorted[i]!.length === depth) mark(node, sorted[i++]!);
   while (i < hi) {
-    const first = sorted[i]!.body[depth]!;
+    const first = sorted[i]!.pattern[depth]!;
     let j = i + 1;
-    while (j < hi && sorted[j]!.body[depth] === first) j++;
+    while (j < hi && sorted[j]!.pattern[depth] === first) j++;
     // The group's common prefix is the LCP of its first and last member (the list is sorted).
-    const a = sorted[i]!.body;
-    const b = sorted[j - 1]!.body;
+    const a = sorted[i]!;
+    const b = sorted[j - 1]!;
     let end = depth + 1;
     const limit = Math.min(a.length, b.length);
-    while (end < limit && a[end] === b[end]) end++;
-    const child = newNode(a.subarray(depth, end));
+    while (end < limit && a.pattern[end] === b.pattern[end]) end++;
+    const child = newNode(a.pattern, depth, end);
     node.children.push(child);
     buildTrie(sorted, i, j, end, child);
     i = j;
   }
 }
 
-/** KMP failure links: link[k] = length of the longest proper border of seg[0..k]. */
-function failureLinks(seg: Uint8Array): Uint32Array {
-  const link = new Uint32Array(seg.length);
+/** Writes KMP failure links of seg = src[start, end) as u32 at out[at >> 2 …]. */
+function writeFailureLinks(src: Uint8Array, start: number, end: number, out: DataView, at: number): void {
+  const m = end - start;
+  if (m === 0) return;
+  out.setUint32(at, 0, true);
   let k = 0;
-  for (let q = 1; q < seg.length; q++) {
-    while (k > 0 && seg[q] !== seg[k]) k = link[k - 1]!;
-    if (seg[q] === seg[k]) k++;
-    link[q] = k;
-  }
-  return link;
-}
-
-class Pool {
-  bytes = new Uint8Array(256);
-  length = 0;
-  reserve(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    let cap = this.bytes.length * 2;
-    while (cap < this.length + n) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.bytes.subarray(0, this.length));
-    this.bytes = next;
-  }
-  /** Appends bytes, returns their pool offset. */
-  add(data: Uint8Array): number {
-    this.reserve(data.length);
-    const at = this.length;
-    this.bytes.set(data, at);
-    this.length += data.length;
-    return at;
-  }
-  addU32(data: Uint32Array): number {
-    this.length = (this.length + 3) & ~3;
-    this.reserve(data.length * 4);
-    const at = this.length;
-    const view = new DataView(this.bytes.buffer);
-    for (let i = 0; i < data.length; i++) view.setUint32(at + i * 4, data[i]!, true);
-    this.length += data.length * 4;
-    return at;
+  for (let q = 1; q < m; q++) {
+    while (k > 0 && src[start + q] !== src[start + k]) k = out.getUint32(at + (k - 1) * 4, true);
+    if (src[start + q] === src[start + k]) k++;
+    out.setUint32(at + q * 4, k, true);
   }
 }
 
-/** Splits a pattern at `*` into first, non-empty middle pieces, last (see format.ts). */
-function splitSegments(body: Uint8Array): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  let start = 0;
-  for (let i = 0; i <= body.length; i++) {
-    if (i === body.length || body[i] === STAR) {
-      parts.push(body.subarray(start, i));
-      start = i + 1;
+/** Splits pattern[0, length) at `*` into first, non-empty middle pieces, last (see format.ts). */
+function segmentBounds(pattern: Uint8Array, length: number): number[] {
+  const bounds = [0];
+  let firstStar = -1;
+  let pieceStart = 0;
+  for (let i = 0; i < length; i++) {
+    if (pattern[i] !== STAR) continue;
+    if (firstStar < 0) {
+      firstStar = i;
+      bounds.push(i);
+    } else if (i > pieceStart) {
+      bounds.push(pieceStart, i);
     }
+    pieceStart = i + 1;
   }
-  const first = parts[0]!;
-  const last = parts[parts.length - 1]!;
-  const middle = parts.slice(1, -1).filter((p) => p.length > 0);
-  return [first, ...middle, last];
+  bounds.push(pieceStart, length);
+  return bounds;
+}
+
+function indexOfStar(pattern: Uint8Array, length: number): number {
+  for (let i = 0; i < length; i++) if (pattern[i] === STAR) return i;
+  return -1;
 }
 
 /**
@@ -166,50 +160,79 @@ function splitSegments(body: Uint8Array): Uint8Array[] {
 export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOptions): Uint8Array {
   const plain: PlainRule[] = [];
   const wild: WildcardRule[] = [];
-  rules.forEach((rule, index) => {
+  let labelBytes = 0;
+  let segmentCount = 0;
+  let segmentBytes = 0;
+  for (let index = 0; index < rules.length; index++) {
+    const rule = rules[index]!;
     const p = rule.pattern;
     const anchored = p.length > 0 && p[p.length - 1] === DOLLAR;
-    const body = anchored ? p.subarray(0, p.length - 1) : p;
-    if (!options.allWildcard && body.indexOf(STAR) < 0) {
-      plain.push({ body, anchored, allow: rule.allow, line: rule.line });
-    } else {
-      // A plain rule forced into the list (allWildcard) is a single segment: a prefix.
-      const segments = body.indexOf(STAR) < 0 ? [body] : splitSegments(body);
-      wild.push({ segments, anchored, allow: rule.allow, line: rule.line, priority: p.length, id: rule.id ?? index });
+    const length = anchored ? p.length - 1 : p.length;
+    const star = indexOfStar(p, length);
+    if (star < 0 && !options.allWildcard) {
+      plain.push({ pattern: p, length, anchored, allow: rule.allow, line: rule.line });
+      labelBytes += length;
+      continue;
     }
-  });
+    // A plain rule forced into the list (allWildcard) is a single segment: a prefix.
+    const bounds = star < 0 ? [0, length] : segmentBounds(p, length);
+    segmentCount += bounds.length / 2;
+    segmentBytes += length;
+    wild.push({ pattern: p, bounds, anchored, allow: rule.allow, line: rule.line, priority: p.length, id: rule.id ?? index });
+  }
 
-  plain.sort((a, b) => compareBytes(a.body, b.body));
-  const root = newNode(EMPTY);
+  plain.sort(comparePlain);
+  const root = newNode(EMPTY, 0, 0);
   buildTrie(plain, 0, plain.length, 0, root);
-
   // Breadth-first numbering keeps every node's children contiguous.
   const order: TrieNode[] = [root];
   for (let k = 0; k < order.length; k++) for (const c of order[k]!.children) order.push(c);
 
   wild.sort((a, b) => b.priority - a.priority || a.line - b.line);
 
-  const pool = new Pool();
-  const labelAt = order.map((n) => pool.add(n.label));
-  const segRecords: number[] = [];
-  for (const w of wild) {
-    for (const seg of w.segments) {
-      const bytesAt = pool.add(seg);
-      const failAt = pool.addU32(failureLinks(seg));
-      segRecords.push(bytesAt, seg.length, failAt);
-    }
-  }
-
   const nodesOffset = F.HEADER_SIZE;
   const firstBytesOffset = nodesOffset + order.length * F.NODE_SIZE;
   const wildcardsOffset = (firstBytesOffset + order.length + 3) & ~3;
-  const segmentCount = segRecords.length / 3;
   const segmentsOffset = wildcardsOffset + wild.length * F.WILDCARD_SIZE;
   const poolOffset = segmentsOffset + segmentCount * F.SEGMENT_SIZE;
-  const byteLength = poolOffset + ((pool.length + 3) & ~3);
-
-  const table = new Uint8Array(byteLength);
+  // Pool: labels, then each segment's bytes followed by its 4-aligned failure links.
+  const poolCapacity = labelBytes + segmentBytes + segmentCount * 3 + segmentBytes * 4;
+  const table = new Uint8Array(poolOffset + ((poolCapacity + 3) & ~3));
   const v = new DataView(table.buffer);
+
+  let pool = poolOffset;
+  for (const node of order) {
+    node.at = pool;
+    for (let i = node.start; i < node.end; i++) table[pool++] = node.src[i]!;
+  }
+  let segIndex = 0;
+  wild.forEach((w, k) => {
+    const at = wildcardsOffset + k * F.WILDCARD_SIZE;
+    const count = w.bounds.length / 2;
+    v.setUint32(at + F.W_LINE, w.line, true);
+    v.setUint32(at + F.W_PRIORITY, w.priority, true);
+    v.setUint32(at + F.W_FIRST_SEGMENT, segIndex, true);
+    v.setUint32(at + F.W_SEGMENT_COUNT, count, true);
+    v.setUint8(at + F.W_KIND, w.allow ? F.KIND_ALLOW : F.KIND_DISALLOW);
+    v.setUint8(at + F.W_ANCHORED, w.anchored ? 1 : 0);
+    v.setUint32(at + F.W_ID, w.id, true);
+    for (let s = 0; s < count; s++) {
+      const start = w.bounds[2 * s]!;
+      const end = w.bounds[2 * s + 1]!;
+      const bytesAt = pool;
+      for (let i = start; i < end; i++) table[pool++] = w.pattern[i]!;
+      pool = (pool + 3) & ~3;
+      writeFailureLinks(w.pattern, start, end, v, pool);
+      const rec = segmentsOffset + (segIndex + s) * F.SEGMENT_SIZE;
+      v.setUint32(rec + F.S_BYTES_OFFSET, bytesAt, true);
+      v.setUint32(rec + F.S_LENGTH, end - start, true);
+      v.setUint32(rec + F.S_FAIL_OFFSET, pool, true);
+      pool += (end - start) * 4;
+    }
+    segIndex += count;
+  });
+  const byteLength = (pool + 3) & ~3;
+
   v.setUint32(F.H_MAGIC, F.TABLE_MAGIC, true);
   v.setUint16(F.H_VERSION, F.FORMAT_VERSION, true);
   v.setUint16(F.H_FLAGS, options.flags, true);
@@ -222,41 +245,27 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
   v.setUint32(F.H_SEGMENT_COUNT, segmentCount, true);
   v.setUint32(F.H_SEGMENTS_OFFSET, segmentsOffset, true);
   v.setUint32(F.H_POOL_OFFSET, poolOffset, true);
-  v.setUint32(F.H_POOL_LENGTH, pool.length, true);
+  v.setUint32(F.H_POOL_LENGTH, byteLength - poolOffset, true);
 
+  // Node records are 4-aligned u32 runs: a Uint32Array view writes them in place
+  // (typed arrays use the platform's byte order, little-endian wherever Wasm runs).
+  const words = new Uint32Array(table.buffer, nodesOffset, order.length * (F.NODE_SIZE / 4));
   let childCursor = 1;
-  order.forEach((node, k) => {
-    const at = nodesOffset + k * F.NODE_SIZE;
-    v.setUint32(at + F.N_LABEL_OFFSET, poolOffset + labelAt[k]!, true);
-    v.setUint32(at + F.N_LABEL_LENGTH, node.label.length, true);
-    v.setUint32(at + F.N_FIRST_CHILD, node.children.length > 0 ? childCursor : 0, true);
-    v.setUint32(at + F.N_CHILD_COUNT, node.children.length, true);
-    v.setUint32(at + F.N_PREFIX_ALLOW, node.prefixAllow, true);
-    v.setUint32(at + F.N_PREFIX_DISALLOW, node.prefixDisallow, true);
-    v.setUint32(at + F.N_EXACT_ALLOW, node.exactAllow, true);
-    v.setUint32(at + F.N_EXACT_DISALLOW, node.exactDisallow, true);
-    table[firstBytesOffset + k] = node.label.length > 0 ? node.label[0]! : 0;
-    childCursor += node.children.length;
-  });
-
-  let segIndex = 0;
-  wild.forEach((w, k) => {
-    const at = wildcardsOffset + k * F.WILDCARD_SIZE;
-    v.setUint32(at + F.W_LINE, w.line, true);
-    v.setUint32(at + F.W_PRIORITY, w.priority, true);
-    v.setUint32(at + F.W_FIRST_SEGMENT, segIndex, true);
-    v.setUint32(at + F.W_SEGMENT_COUNT, w.segments.length, true);
-    v.setUint8(at + F.W_KIND, w.allow ? F.KIND_ALLOW : F.KIND_DISALLOW);
-    v.setUint8(at + F.W_ANCHORED, w.anchored ? 1 : 0);
-    v.setUint32(at + F.W_ID, w.id, true);
-    segIndex += w.segments.length;
-  });
-  for (let s = 0; s < segmentCount; s++) {
-    const at = segmentsOffset + s * F.SEGMENT_SIZE;
-    v.setUint32(at + F.S_BYTES_OFFSET, poolOffset + segRecords[s * 3]!, true);
-    v.setUint32(at + F.S_LENGTH, segRecords[s * 3 + 1]!, true);
-    v.setUint32(at + F.S_FAIL_OFFSET, poolOffset + segRecords[s * 3 + 2]!, true);
+  for (let k = 0; k < order.length; k++) {
+    const node = order[k]!;
+    const w = k * (F.NODE_SIZE / 4);
+    const labelLength = node.end - node.start;
+    const childCount = node.children.length;
+    words[w + F.N_LABEL_OFFSET / 4] = node.at;
+    words[w + F.N_LABEL_LENGTH / 4] = labelLength;
+    words[w + F.N_FIRST_CHILD / 4] = childCount > 0 ? childCursor : 0;
+    words[w + F.N_CHILD_COUNT / 4] = childCount;
+    words[w + F.N_PREFIX_ALLOW / 4] = node.prefixAllow;
+    words[w + F.N_PREFIX_DISALLOW / 4] = node.prefixDisallow;
+    words[w + F.N_EXACT_ALLOW / 4] = node.exactAllow;
+    words[w + F.N_EXACT_DISALLOW / 4] = node.exactDisallow;
+    table[firstBytesOffset + k] = labelLength > 0 ? node.src[node.start]! : 0;
+    childCursor += childCount;
   }
-  table.set(pool.bytes.subarray(0, pool.length), poolOffset);
-  return table;
+  return byteLength === table.length ? table : table.subarray(0, byteLength);
 }
