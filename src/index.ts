@@ -6,3 +6,8 @@ export { type Group, type RuleRecord, type OtherRecord } from './groups.js';
 export { toMatchPath, isValidProductToken } from './paths.js';
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
 export { FORMAT_VERSION } from './table/format.js';
+export {
+  AcapPolicy, ACAP_USAGES, isAcapUsage,
+  type AcapCheckOptions, type AcapDiagnostic, type AcapQualifier, type AcapUsage, type AcapVerdict,
+  type AcapRecord, type AcapRule, type AcapReference, type AcapRequest, type AcapTimeLimit,
+} from './acap/index.js';

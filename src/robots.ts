@@ -4,6 +4,7 @@ import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord,
 import { compileRules } from './compile.js';
 import { AgentMatcher, type Explanation } from './matcher.js';
 import { describe, expectBytes, expectString } from './errors.js';
+import { AcapCollector, type AcapPolicy } from './acap/index.js';
 
 /** Options for `Robots.parse`. */
 export interface ParseOptions {
@@ -88,11 +89,19 @@ export class Robots {
   readonly others: readonly OtherRecord[];
   /** Lines of allow/disallow rules before the first user-agent line (ignored, RFC 9309 §2.2.2). */
   readonly ignoredRuleLines: readonly number[];
+  /**
+   * The ACAP 1.0 policy of this file (ACAP fields are read in the same lexer pass), or
+   * null when the file has no ACAP field. Its `crawl` usage falls back to this file's
+   * conventional rules (ACAP §2.9).
+   * @example Robots.parse('ACAP-crawler: *\nACAP-disallow-crawl: /x/').acap?.check('/x/1', 'bot', 'crawl').allowed // false
+   */
+  readonly acap: AcapPolicy | null;
   private readonly matchers = new Map<string, AgentMatcher>();
 
   private constructor(
     readonly profile: Profile,
     collector: GroupCollector,
+    acap: AcapCollector,
     /** Bytes of the body that were parsed. */
     readonly byteLength: number,
     /** Whether the body was longer than `maxBytes`. */
@@ -104,6 +113,7 @@ export class Robots {
     this.sitemaps = collector.sitemaps;
     this.others = [...collector.looseOthers, ...collector.groups.flatMap((g) => g.others)].sort((a, b) => a.line - b.line);
     this.ignoredRuleLines = collector.orphanRuleLines;
+    this.acap = acap.finish(this);
   }
 
   /**
@@ -115,8 +125,9 @@ export class Robots {
     const { profile, maxBytes } = checkOptions(options);
     const { bytes, truncated } = limitBody(body, maxBytes);
     const collector = new GroupCollector(profile);
-    const lineCount = lexRobots(bytes, collector, profile);
-    return new Robots(profile, collector, bytes.length, truncated, lineCount);
+    const acap = new AcapCollector();
+    const lineCount = lexRobots(bytes, new TeeHandler([collector, acap]), profile);
+    return new Robots(profile, collector, acap, bytes.length, truncated, lineCount);
   }
 
   /**
