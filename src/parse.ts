@@ -37,6 +37,11 @@ export function isSpaceByte(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c;
 }
 
+/** SP or HT: robots.cc's separator set when a line has no colon. */
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
 /** ASCII-case-insensitive comparison of `bytes[start, end)` with a lowercase ASCII word. */
 function equalsWord(bytes: Uint8Array, start: number, end: number, word: string, prefix: boolean): boolean {
   const n = word.length;
@@ -125,14 +130,15 @@ function lexLine(body: Uint8Array, start: number, end: number, line: number, goo
     keyEnd = colon;
     valueStart = keyEnd + 1;
   } else if (google) {
-    // Google-compat: "some people forget the colon": whitespace separates key and
-    // value, but only when the line is exactly two whitespace-free tokens.
+    // Google-compat: "some people forget the colon": space or tab (only those, unlike
+    // the trimming above) separates key and value, but only when the line is exactly
+    // two tokens.
     let ws = s;
-    while (ws < e && !isSpaceByte(body[ws]!)) ws++;
+    while (ws < e && !isBlank(body[ws]!)) ws++;
     let v = ws;
-    while (v < e && isSpaceByte(body[v]!)) v++;
+    while (v < e && isBlank(body[v]!)) v++;
     let more = v;
-    while (more < e && !isSpaceByte(body[more]!)) more++;
+    while (more < e && !isBlank(body[more]!)) more++;
     if (ws === e || more !== e) {
       handler.invalid?.(body.subarray(s, e), line);
       return;

@@ -153,7 +153,8 @@ export class Robots {
    */
   forAgent(userAgent: string): AgentMatcher {
     expectString(userAgent, 'userAgent');
-    const key = asciiLower(userAgent);
+    // Keyed by spelling, so `matcher.userAgent` is what the caller asked for.
+    const key = userAgent;
     let matcher = this.matchers.get(key);
     if (matcher) return matcher;
     const rules = this.rulesFor(userAgent);
