@@ -7,7 +7,10 @@ export { toMatchPath, isValidProductToken } from './paths.js';
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {
-  AcapPolicy, ACAP_USAGES, isAcapUsage,
-  type AcapCheckOptions, type AcapDiagnostic, type AcapQualifier, type AcapUsage, type AcapVerdict,
-  type AcapRecord, type AcapRule, type AcapReference, type AcapRequest, type AcapTimeLimit,
+  AcapPolicy, ACAP_USAGES, ACAP_DIAGNOSTIC_CODES, isAcapUsage, compareScope,
+  type AcapCheckOptions, type AcapDiagnostic, type AcapDiagnosticCode, type AcapQualifier,
+  type AcapQualifierType, type AcapUsage, type AcapVerdict, type AcapRecord, type AcapRule,
+  type AcapReference, type AcapRequest, type AcapTimeLimit, type AcapSubRecord,
+  type AcapResourceSet, type AcapLocalUsage, type AcapQualifiedPart, type AcapResourceTarget,
+  type AcapModification, type ConventionalPolicy,
 } from './acap/index.js';
