@@ -1,0 +1,180 @@
+// robots-parser v3 compatible facade (`robotstxt-wasm/compat`) over the RFC 9309 core.
+//
+// Same call shapes and return conventions as npm `robots-parser`: `undefined` from
+// isAllowed for a URL of another origin, -1 from getMatchingLineNumber when no rule
+// decides, the crawler's User-Agent reduced to a lowercase name without its version.
+// Matching itself is the core's RFC profile; where robots-parser and RFC 9309 disagree
+// the RFC wins (README, section "compat", lists every such difference).
+import { Robots } from './robots.js';
+import { describe } from './errors.js';
+
+/** What {@link robotsParser} returns: the robots-parser v3 method set. */
+export interface RobotsParserCompat {
+  /**
+   * `true` if `ua` may crawl `url`, `false` if not, `undefined` if `url` is not on the
+   * origin (scheme, host, port) of the robots.txt URL or cannot be parsed.
+   * @example robotsParser('https://a.test/robots.txt', 'User-agent: *\nDisallow: /x').isAllowed('https://a.test/x', 'Bot/1.0') // false
+   */
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  /**
+   * The negation of {@link RobotsParserCompat.isAllowed}: like robots-parser 3 at run
+   * time it answers `true` (not `undefined`) for a URL of another origin, so a crawler
+   * that skips disallowed URLs also skips foreign ones.
+   * @example robotsParser('https://a.test/robots.txt', 'User-agent: *\nDisallow: /x').isDisallowed('https://b.test/', 'Bot') // true
+   */
+  isDisallowed(url: string, ua?: string): boolean;
+  /**
+   * 1-based line of the rule that decides `url` for `ua`, or -1 when no rule matches
+   * (also for a URL of another origin, and for the implicitly allowed /robots.txt).
+   * @example robotsParser('https://a.test/robots.txt', 'User-agent: *\nDisallow: /x').getMatchingLineNumber('https://a.test/x/1') // 2
+   */
+  getMatchingLineNumber(url: string, ua?: string): number;
+  /**
+   * Crawl-delay in seconds from the groups that apply to `ua` (`*` when omitted), or
+   * `undefined` when those groups set none.
+   * @example robotsParser('https://a.test/robots.txt', 'User-agent: *\nCrawl-delay: 2').getCrawlDelay('Bot') // 2
+   */
+  getCrawlDelay(ua?: string): number | undefined;
+  /**
+   * Every non-empty `Sitemap:` value in file order, as written (a fresh array per call).
+   * @example robotsParser('https://a.test/robots.txt', 'Sitemap: https://a.test/s.xml').getSitemaps() // ['https://a.test/s.xml']
+   */
+  getSitemaps(): string[];
+  /**
+   * The value of the last non-empty `Host:` record, lowercased, or `null` when there is none.
+   * @example robotsParser('https://a.test/robots.txt', 'Host: WWW.A.test').getPreferredHost() // 'www.a.test'
+   */
+  getPreferredHost(): string | null;
+  /**
+   * The parsed core object (RFC profile), for everything robots-parser has no method for.
+   * @example robotsParser('https://a.test/robots.txt', 'User-agent: *\nDisallow: /').robots.forAgent('bot').matchBatch(['/a'])
+   */
+  readonly robots: Robots;
+}
+
+// Relative URLs (robots-parser ≥ 2.3) are resolved against this base. `.invalid` is
+// reserved (RFC 2606 §2) and never resolves, so no real crawl target can collide with it.
+const RELATIVE_BASE = 'http://relative.invalid/';
+const MATCH_PREFIX = 'http://relative.invalid';
+
+/** Parses `url` (absolute, or relative to {@link RELATIVE_BASE}); `null` when it is not a valid URL. */
+function parseUrl(url: unknown): URL | null {
+  if (typeof url !== 'string') return null;
+  try {
+    return new URL(url, RELATIVE_BASE);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reduces a User-Agent string the way robots-parser does: `undefined`/`null`/empty means `*`,
+ * otherwise lowercase, cut at the first `/` (the version), trimmed: `'Sams-Bot/1.0'` → `'sams-bot'`.
+ * The result is then matched whole against the product tokens of the file (RFC 9309 §2.2.1).
+ * @throws {TypeError} when `ua` is neither a string nor undefined.
+ * @example reduceUserAgent('Mozilla/5.0 (compatible; ExampleBot/1.0)') // 'mozilla'
+ * @example reduceUserAgent('ExampleBot/1.0') // 'examplebot'
+ */
+export function reduceUserAgent(ua: string | undefined): string {
+  if (ua === undefined || ua === null || ua === '') return '*';
+  if (typeof ua !== 'string') {
+    throw new TypeError(`ua must be a string or undefined, got ${describe(ua)}`);
+  }
+  const lower = ua.toLowerCase();
+  const slash = lower.indexOf('/');
+  const name = (slash >= 0 ? lower.slice(0, slash) : lower).trim();
+  // Nothing left (e.g. '/1.0'): robots-parser then finds no group of its own and uses `*`.
+  return name === '' ? '*' : name;
+}
+
+class CompatRobots implements RobotsParserCompat {
+  readonly robots: Robots;
+  readonly #origin: URL | null;
+
+  constructor(url: unknown, contents: unknown) {
+    // robots-parser treats a missing body (`null`, `undefined`, '') as an empty file.
+    if (contents === null || contents === undefined) contents = '';
+    if (typeof contents !== 'string' && !(contents instanceof Uint8Array)) {
+      throw new TypeError(`contents must be a string, Uint8Array, null or undefined, got ${describe(contents)}`);
+    }
+    this.#origin = parseUrl(url);
+    this.robots = Robots.parse(contents, { profile: 'rfc' });
+  }
+
+  /** The URL the core should match (path+query behind a fixed origin), or `null` when `url` is not on this robots.txt's origin. */
+  #matchUrlOf(url: string): string | null {
+    const parsed = parseUrl(url);
+    const origin = this.#origin;
+    // RFC 9309 §2.3: the file at `scheme:[//authority]/robots.txt` holds the rules of that
+    // scheme and authority (host and port). WHATWG URL already lowercases and punycodes
+    // hosts and drops default ports.
+    if (
+      parsed === null ||
+      origin === null ||
+      parsed.protocol !== origin.protocol ||
+      parsed.hostname !== origin.hostname ||
+      parsed.port !== origin.port
+    ) {
+      return null;
+    }
+    // The path as a browser or fetch() would request it: dot segments resolved,
+    // fragment dropped. The core's RFC profile then percent-normalizes it (§2.2.2).
+    // It goes to the core behind a fixed authority: a bare path such as `//x` would
+    // otherwise read as a network-path reference to host `x`.
+    return MATCH_PREFIX + parsed.pathname + parsed.search;
+  }
+
+  isAllowed(url: string, ua?: string): boolean | undefined {
+    const matchUrl = this.#matchUrlOf(url);
+    if (matchUrl === null) return undefined;
+    return this.robots.forAgent(reduceUserAgent(ua)).isAllowed(matchUrl);
+  }
+
+  isDisallowed(url: string, ua?: string): boolean {
+    return !this.isAllowed(url, ua);
+  }
+
+  getMatchingLineNumber(url: string, ua?: string): number {
+    const matchUrl = this.#matchUrlOf(url);
+    if (matchUrl === null) return -1;
+    const { line } = this.robots.forAgent(reduceUserAgent(ua)).explain(matchUrl);
+    return line > 0 ? line : -1;
+  }
+
+  getCrawlDelay(ua?: string): number | undefined {
+    return this.robots.crawlDelay(reduceUserAgent(ua));
+  }
+
+  getSitemaps(): string[] {
+    return this.robots.sitemaps.slice();
+  }
+
+  getPreferredHost(): string | null {
+    let host: string | null = null;
+    // robots-parser: the last non-empty Host record wins, wherever it appears.
+    for (const record of this.robots.others) {
+      if (record.key.toLowerCase() === 'host' && record.value !== '') host = record.value.toLowerCase();
+    }
+    return host;
+  }
+}
+
+/**
+ * Parses `contents` as the robots.txt found at `url`, with npm robots-parser v3's API.
+ * `url` fixes the origin the rules apply to; a relative `url` (e.g. `/robots.txt`)
+ * accepts only relative URLs later. `contents` may also be a `Uint8Array` of UTF-8 bytes;
+ * `null`/`undefined` mean an empty file (everything allowed).
+ * @throws {TypeError} when `contents` is neither a string, a Uint8Array, null nor undefined.
+ * @example
+ * import robotsParser from 'robotstxt-wasm/compat';
+ * const robots = robotsParser('https://example.com/robots.txt', 'User-agent: *\nDisallow: /private/\nCrawl-delay: 1');
+ * robots.isAllowed('https://example.com/private/a', 'MyBot/1.0'); // false
+ * robots.isAllowed('https://other.example/', 'MyBot/1.0');        // undefined (another origin)
+ * robots.getMatchingLineNumber('https://example.com/private/a');  // 2
+ * robots.getCrawlDelay('MyBot');                                  // 1
+ */
+export function robotsParser(url: string, contents: string | Uint8Array | null | undefined): RobotsParserCompat {
+  return new CompatRobots(url, contents);
+}
+
+export default robotsParser;
