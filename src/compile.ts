@@ -41,12 +41,13 @@ export function tableRules(records: readonly RuleRecord[], profile: Profile): Ta
     if (profile === 'rfc') {
       // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
       if (pattern.length === 0) continue;
-      out.push({ allow: r.allow, pattern, line: r.line });
+      // Most patterns need no normalization: the record itself is a valid TableRule.
+      out.push(pattern === r.pattern ? r : { allow: r.allow, pattern, line: r.line });
       continue;
     }
     // Google-compat: an empty pattern matches with priority 0; it never disallows
     // but robots.cc still reports its line.
-    out.push({ allow: r.allow, pattern, line: r.line });
+    out.push(pattern === r.pattern ? r : { allow: r.allow, pattern, line: r.line });
     if (r.allow) {
       const derived = googleIndexAllowance(pattern);
       if (derived) out.push({ allow: true, pattern: derived, line: r.line });

@@ -170,7 +170,9 @@ export class Robots {
    */
   rulesFor(userAgent: string): RuleRecord[] {
     expectString(userAgent, 'userAgent');
-    return selectGroups(this.groups, userAgent).flatMap((g) => g.rules);
+    const rules: RuleRecord[] = [];
+    for (const group of selectGroups(this.groups, userAgent)) for (const rule of group.rules) rules.push(rule);
+    return rules;
   }
 
   /**

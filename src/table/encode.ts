@@ -24,22 +24,14 @@ interface TrieNode {
   src: Uint8Array;
   start: number;
   end: number;
-  children: TrieNode[];
+  /** Null for leaves, which are most nodes. */
+  children: TrieNode[] | null;
   prefixAllow: number;
   prefixDisallow: number;
   exactAllow: number;
   exactDisallow: number;
   /** Pool offset of the label, set while writing. */
   at: number;
-}
-
-interface PlainRule {
-  /** The rule's body is pattern[0, length): the pattern without its anchoring `$`. */
-  pattern: Uint8Array;
-  length: number;
-  anchored: boolean;
-  allow: boolean;
-  line: number;
 }
 
 interface WildcardRule {
@@ -57,19 +49,8 @@ const STAR = 0x2a;
 const DOLLAR = 0x24;
 const EMPTY = new Uint8Array(0);
 
-function comparePlain(a: PlainRule, b: PlainRule): number {
-  const x = a.pattern;
-  const y = b.pattern;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = x[i]! - y[i]!;
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
-}
-
 function newNode(src: Uint8Array, start: number, end: number): TrieNode {
-  return { src, start, end, children: [], prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0, at: 0 };
+  return { src, start, end, children: null, prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0, at: 0 };
 }
 
 /** Earliest line wins: RFC 9309 leaves equal rules to us; robots.cc keeps the first. */
@@ -77,39 +58,70 @@ function earliest(current: number, line: number): number {
   return current === 0 || line < current ? line : current;
 }
 
-function mark(node: TrieNode, rule: PlainRule): void {
-  if (rule.anchored) {
-    if (rule.allow) node.exactAllow = earliest(node.exactAllow, rule.line);
-    else node.exactDisallow = earliest(node.exactDisallow, rule.line);
-  } else if (rule.allow) {
-    node.prefixAllow = earliest(node.prefixAllow, rule.line);
+function mark(node: TrieNode, anchored: boolean, allow: boolean, line: number): void {
+  if (anchored) {
+    if (allow) node.exactAllow = earliest(node.exactAllow, line);
+    else node.exactDisallow = earliest(node.exactDisallow, line);
+  } else if (allow) {
+    node.prefixAllow = earliest(node.prefixAllow, line);
   } else {
-    node.prefixDisallow = earliest(node.prefixDisallow, rule.line);
+    node.prefixDisallow = earliest(node.prefixDisallow, line);
   }
 }
 
 /**
- * Builds the radix trie from rules sorted by body. Each call handles the rules of
- * sorted[lo, hi), all sharing the first `depth` bytes; the work is proportional to the
- * total pattern bytes because every rule is visited once per node on its path.
+ * Inserts a plain rule into the radix trie rooted at `root`. The walk consumes the
+ * rule's bytes left to right and splits at most one label, so building the trie costs
+ * O(total pattern bytes) plus the scans of small child lists.
  */
-function buildTrie(sorted: PlainRule[], lo: number, hi: number, depth: number, node: TrieNode): void {
-  let i = lo;
-  while (i < hi && sorted[i]!.length === depth) mark(node, sorted[i++]!);
-  while (i < hi) {
-    const first = sorted[i]!.pattern[depth]!;
-    let j = i + 1;
-    while (j < hi && sorted[j]!.pattern[depth] === first) j++;
-    // The group's common prefix is the LCP of its first and last member (the list is sorted).
-    const a = sorted[i]!;
-    const b = sorted[j - 1]!;
-    let end = depth + 1;
-    const limit = Math.min(a.length, b.length);
-    while (end < limit && a.pattern[end] === b.pattern[end]) end++;
-    const child = newNode(a.pattern, depth, end);
-    node.children.push(child);
-    buildTrie(sorted, i, j, end, child);
-    i = j;
+function insertRule(root: TrieNode, p: Uint8Array, len: number, anchored: boolean, allow: boolean, line: number): number {
+  let node = root;
+  let i = 0;
+  let created = 0;
+  for (;;) {
+    if (i === len) {
+      mark(node, anchored, allow, line);
+      return created;
+    }
+    const c = p[i]!;
+    let children = node.children;
+    let child: TrieNode | undefined;
+    let at = 0;
+    // Children stay sorted by first byte (a split keeps its head's first byte), so the
+    // scan stops at the first larger byte, which is also where a new leaf goes.
+    if (children !== null) {
+      for (; at < children.length; at++) {
+        const candidate = children[at]!;
+        const first = candidate.src[candidate.start]!;
+        if (first >= c) {
+          if (first === c) child = candidate;
+          break;
+        }
+      }
+    } else {
+      children = node.children = [];
+    }
+    if (child === undefined) {
+      const leaf = newNode(p, i, len);
+      mark(leaf, anchored, allow, line);
+      if (at === children.length) children.push(leaf);
+      else children.splice(at, 0, leaf);
+      return created + 1;
+    }
+    const labelLength = child.end - child.start;
+    let k = 1;
+    while (k < labelLength && i + k < len && child.src[child.start + k] === p[i + k]) k++;
+    if (k < labelLength) {
+      // The rule leaves the label part-way: split it into a shared head and the old tail.
+      const head = newNode(child.src, child.start, child.start + k);
+      child.start += k;
+      head.children = [child];
+      children[at] = head;
+      child = head;
+      created++;
+    }
+    node = child;
+    i += k;
   }
 }
 
@@ -158,7 +170,8 @@ function indexOfStar(pattern: Uint8Array, length: number): number {
  * table.length; // 48-byte header + nodes + pool
  */
 export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOptions): Uint8Array {
-  const plain: PlainRule[] = [];
+  const root = newNode(EMPTY, 0, 0);
+  let nodeCount = 1;
   const wild: WildcardRule[] = [];
   let labelBytes = 0;
   let segmentCount = 0;
@@ -170,7 +183,7 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
     const length = anchored ? p.length - 1 : p.length;
     const star = indexOfStar(p, length);
     if (star < 0 && !options.allWildcard) {
-      plain.push({ pattern: p, length, anchored, allow: rule.allow, line: rule.line });
+      nodeCount += insertRule(root, p, length, anchored, rule.allow, rule.line);
       labelBytes += length;
       continue;
     }
@@ -181,12 +194,16 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
     wild.push({ pattern: p, bounds, anchored, allow: rule.allow, line: rule.line, priority: p.length, id: rule.id ?? index });
   }
 
-  plain.sort(comparePlain);
-  const root = newNode(EMPTY, 0, 0);
-  buildTrie(plain, 0, plain.length, 0, root);
-  // Breadth-first numbering keeps every node's children contiguous.
-  const order: TrieNode[] = [root];
-  for (let k = 0; k < order.length; k++) for (const c of order[k]!.children) order.push(c);
+  // Breadth-first numbering keeps every node's children contiguous (and sorted by first
+  // byte, as inserted): the matcher binary-searches them.
+  const order: TrieNode[] = new Array<TrieNode>(nodeCount);
+  order[0] = root;
+  let filled = 1;
+  for (let k = 0; k < filled; k++) {
+    const children = order[k]!.children;
+    if (children === null) continue;
+    for (let c = 0; c < children.length; c++) order[filled++] = children[c]!;
+  }
 
   wild.sort((a, b) => b.priority - a.priority || a.line - b.line);
 
@@ -203,7 +220,12 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
   let pool = poolOffset;
   for (const node of order) {
     node.at = pool;
-    for (let i = node.start; i < node.end; i++) table[pool++] = node.src[i]!;
+    if (node.end - node.start > 16) {
+      table.set(node.src.subarray(node.start, node.end), pool);
+      pool += node.end - node.start;
+    } else {
+      for (let i = node.start; i < node.end; i++) table[pool++] = node.src[i]!;
+    }
   }
   let segIndex = 0;
   wild.forEach((w, k) => {
@@ -255,7 +277,7 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
     const node = order[k]!;
     const w = k * (F.NODE_SIZE / 4);
     const labelLength = node.end - node.start;
-    const childCount = node.children.length;
+    const childCount = node.children === null ? 0 : node.children.length;
     words[w + F.N_LABEL_OFFSET / 4] = node.at;
     words[w + F.N_LABEL_LENGTH / 4] = labelLength;
     words[w + F.N_FIRST_CHILD / 4] = childCount > 0 ? childCursor : 0;
