@@ -32,3 +32,8 @@ export function expectOut(out: Uint8Array | undefined, length: number, name: str
   if (out.length < length) throw new RangeError(`${name} has room for ${out.length} verdicts, ${length} needed`);
   return out;
 }
+
+/** `'rfc'` or `'google'`, else a TypeError naming the argument. */
+export function expectProfile(value: unknown, name: string): asserts value is 'rfc' | 'google' {
+  if (value !== 'rfc' && value !== 'google') throw new TypeError(`${name} must be 'rfc' or 'google', got ${JSON.stringify(value)}`);
+}

@@ -1,5 +1,6 @@
 // Pattern normalization per profile (the URL side of the same rules lives in assembly/url.ts).
 import type { Profile } from './parse.js';
+import { expectBytes, expectProfile } from './errors.js';
 
 const HEX = '0123456789ABCDEF';
 const PERCENT = 0x25;
@@ -44,6 +45,7 @@ class ByteWriter {
  * `%XX` escapes and percent-encodes bytes ≥ 0x80; nothing is decoded.
  */
 export function escapePatternGoogle(pattern: Uint8Array): Uint8Array {
+  expectBytes(pattern, 'pattern');
   let plain = true;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
@@ -86,6 +88,7 @@ function upperHexDigit(c: number): number {
  * The URL side (assembly/url.ts) applies the same steps and additionally encodes `*`.
  */
 export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
+  expectBytes(pattern, 'pattern');
   const n = pattern.length;
   let plain = true;
   for (let i = 0; i < n - 1; i++) {
@@ -117,6 +120,7 @@ export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
 
 /** Normalizes an allow/disallow value as the profile requires. */
 export function normalizePattern(pattern: Uint8Array, profile: Profile): Uint8Array {
+  expectProfile(profile, 'profile');
   return profile === 'google' ? escapePatternGoogle(pattern) : normalizePatternRfc(pattern);
 }
 

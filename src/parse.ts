@@ -1,4 +1,5 @@
 // Line lexer: robots.txt bytes → one handler call per meaningful line, in file order.
+import { describe, expectBytes, expectProfile } from './errors.js';
 //
 // Like robots.cc, this file knows about lines, keys and values and nothing else:
 // grouping policy lives in groups.ts, ACAP in acap/, matching in Wasm. Values are
@@ -74,6 +75,12 @@ const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'] as const;
  * are Google-only.
  */
 export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile: Profile): number {
+  expectBytes(input, 'body');
+  if (typeof handler !== 'object' || handler === null) throw new TypeError(`handler must be an object, got ${describe(handler)}`);
+  for (const method of ['userAgent', 'allow', 'disallow', 'sitemap', 'other'] as const) {
+    if (typeof handler[method] !== 'function') throw new TypeError(`handler.${method} must be a function, got ${describe(handler[method])}`);
+  }
+  expectProfile(profile, 'profile');
   const google = profile === 'google';
   // A plain view: Buffer#subarray (Node) costs several times more per call.
   const body = Object.getPrototypeOf(input) === Uint8Array.prototype ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);

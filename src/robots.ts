@@ -41,11 +41,19 @@ function checkOptions(options: unknown): { profile: Profile; maxBytes: number } 
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`options must be an object, got ${describe(options)}`);
   }
+  for (const key of Object.keys(options)) {
+    if (key !== 'profile' && key !== 'maxBytes') {
+      throw new TypeError(`options.${key} is not an option (expected profile, maxBytes)`);
+    }
+  }
   const { profile = 'rfc', maxBytes = DEFAULT_MAX_BYTES } = options as ParseOptions;
   if (profile !== 'rfc' && profile !== 'google') {
     throw new TypeError(`options.profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
   }
-  if (typeof maxBytes !== 'number' || !Number.isInteger(maxBytes) || maxBytes < 0) {
+  if (typeof maxBytes !== 'number') {
+    throw new TypeError(`options.maxBytes must be a non-negative integer, got ${describe(maxBytes)}`);
+  }
+  if (!Number.isInteger(maxBytes) || maxBytes < 0) {
     throw new RangeError(`options.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
   }
   return { profile, maxBytes };
@@ -59,7 +67,9 @@ function limitBody(body: string | Uint8Array, maxBytes: number): { bytes: Uint8A
     bytes = encoder.encode(body.length > maxBytes ? body.slice(0, maxBytes + 1) : body);
   } else if (body instanceof Uint8Array) {
     expectBytes(body, 'robots.txt body');
-    bytes = body;
+    // Own the bytes: rules keep views of them, and the caller may reuse, overwrite or
+    // transfer its buffer. One byte past the limit is kept to see whether it ends a line.
+    bytes = new Uint8Array(body.subarray(0, Math.min(body.length, maxBytes + 1)));
   } else {
     throw new TypeError(`robots.txt body must be a string or Uint8Array, got ${describe(body)}`);
   }
