@@ -1,11 +1,18 @@
 // The Wasm ABI: plain numbers in and out, one call per batch; layout in src/wasm.ts.
 import { decide, decidedLine, collectMatches as collect } from './match';
-import { findNewline } from './lines';
+export { indexBytes, indexTable } from './match';
+import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { isRobotsTxtPath, pathLen, pathPtr, preparePath } from './url';
+import { putRow, rowBound, rowWanted, ROW_MISSING_DISALLOW } from './rows';
+import { findHost, hostHash, hostLen, hostStart, lookupHost } from './host';
 
-/** Bytes of the input consumed by the last `matchLines` call. */
+/** Bytes of the input consumed by the last `matchLines`, `formatLines` or `scanHosts` call. */
 let consumedBytes: u32 = 0;
+/** Output bytes written and verdicts counted by the last `formatLines` / `formatSpans` call. */
+let writtenBytes: u32 = 0;
+let allowedCount: u32 = 0;
+let disallowedCount: u32 = 0;
 
 /** First byte the host may use: everything below holds this module's static data. */
 export function heapBase(): usize {
@@ -15,27 +22,27 @@ export function heapBase(): usize {
 /** Format version this module reads (mirrors FORMAT_VERSION in src/table/format.ts). */
 export { FORMAT_VERSION as formatVersion } from './table';
 
-@inline function judge(table: usize, flags: u32, url: usize, len: u32, scratch: usize): u32 {
+@inline function judge(table: usize, index: usize, flags: u32, url: usize, len: u32, scratch: usize): u32 {
   preparePath(url, len, scratch, flags);
   if ((flags & FLAG_IMPLICIT_ROBOTS_TXT) != 0 && isRobotsTxtPath(pathPtr, pathLen)) {
     decidedLine = 0;
     return 1;
   }
-  return decide(table, pathPtr, pathLen);
+  return decide(table, index, pathPtr, pathLen);
 }
 
 /**
  * Judges `count` URLs stored back to back at `input`, their byte lengths as u32 at
  * `lengths`. Writes one verdict byte per URL to `out` (1 allow, 0 disallow) and, when
- * `linesOut` is not 0, the deciding line (u32) per URL. `scratch` holds 3 × the longest
- * URL + 1 bytes.
+ * `linesOut` is not 0, the deciding line (u32) per URL. `index` is the table's RuleIndex
+ * (`indexTable`); `scratch` holds 3 × the longest URL + 1 bytes.
  */
-export function matchUrls(table: usize, input: usize, lengths: usize, count: u32, out: usize, linesOut: usize, scratch: usize): void {
+export function matchUrls(table: usize, index: usize, input: usize, lengths: usize, count: u32, out: usize, linesOut: usize, scratch: usize): void {
   const flags = <u32>load<u16>(table, H_FLAGS);
   let url = input;
   for (let i: u32 = 0; i < count; i++) {
     const len = load<u32>(lengths + (<usize>i << 2));
-    store<u8>(out + i, judge(table, flags, url, len, scratch));
+    store<u8>(out + i, judge(table, index, flags, url, len, scratch));
     if (linesOut != 0) store<u32>(linesOut + (<usize>i << 2), decidedLine);
     url += len;
   }
@@ -47,7 +54,7 @@ export function matchUrls(table: usize, input: usize, lengths: usize, count: u32
  * judged; `consumed()` tells how many input bytes they covered. `out`/`linesOut` need
  * room for len + 1 entries; `scratch` 3 × len + 1 bytes.
  */
-export function matchLines(table: usize, input: usize, len: u32, out: usize, linesOut: usize, scratch: usize, final: u32): u32 {
+export function matchLines(table: usize, index: usize, input: usize, len: u32, out: usize, linesOut: usize, scratch: usize, final: u32): u32 {
   const flags = <u32>load<u16>(table, H_FLAGS);
   let start: u32 = 0;
   let n: u32 = 0;
@@ -56,7 +63,7 @@ export function matchLines(table: usize, input: usize, len: u32, out: usize, lin
     if (nl == len && final == 0) break;
     let end = nl;
     if (end > start && load<u8>(input + end - 1) == 0x0d) end--;
-    store<u8>(out + n, judge(table, flags, input + start, end - start, scratch));
+    store<u8>(out + n, judge(table, index, flags, input + start, end - start, scratch));
     if (linesOut != 0) store<u32>(linesOut + (<usize>n << 2), decidedLine);
     n++;
     start = nl + 1;
@@ -67,6 +74,124 @@ export function matchLines(table: usize, input: usize, len: u32, out: usize, lin
 
 export function consumed(): u32 {
   return consumedBytes;
+}
+
+export function written(): u32 {
+  return writtenBytes;
+}
+
+export function allowed(): u32 {
+  return allowedCount;
+}
+
+export function disallowed(): u32 {
+  return disallowedCount;
+}
+
+/** End of the line starting at `start`: the '\n' at `nl` excluded, and a CR before it. */
+@inline function lineEnd(input: usize, start: u32, nl: u32): u32 {
+  return nl > start && load<u8>(input + nl - 1) == 0x0d ? nl - 1 : nl;
+}
+
+/**
+ * `check`: judges the LF-separated URLs of input[0, len) against one table and writes
+ * their rows (rows.ts, `options` ROW_*) to out[0, outCap). Stops before an unterminated
+ * last line unless `final`, and before a row that might not fit. Returns the lines
+ * judged; `consumed()`, `written()`, `allowed()` and `disallowed()` tell the rest.
+ */
+export function formatLines(table: usize, index: usize, input: usize, len: u32, final: u32, out: usize, outCap: u32, options: u32, scratch: usize): u32 {
+  const flags = <u32>load<u16>(table, H_FLAGS);
+  let start: u32 = 0;
+  let n: u32 = 0;
+  let o = out;
+  allowedCount = 0;
+  disallowedCount = 0;
+  while (start < len) {
+    const nl = findNewline(input, start, len);
+    if (nl == len && final == 0) break;
+    const end = lineEnd(input, start, nl);
+    if (rowBound(end - start, 0) > outCap - <u32>(o - out)) break;
+    const verdict = judge(table, index, flags, input + start, end - start, scratch) != 0;
+    if (verdict) allowedCount++;
+    else disallowedCount++;
+    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, 0, 0, input + start, end - start);
+    n++;
+    start = nl + 1;
+  }
+  consumedBytes = start < len ? start : len;
+  writtenBytes = <u32>(o - out);
+  return n;
+}
+
+// Span record (classify), 8 × u32 per line, mirrored by src/wasm.ts SPAN_*:
+//    0 lineStart   4 lineLength (CR dropped)   8 hostStart   12 hostLength
+//   16 hostHash   20, 24 reserved   28 hostId (HostIndex, 0: unknown)
+const SPAN_SIZE: u32 = 32;
+
+/**
+ * `classify`, step 1: splits input[0, len) into lines and writes one span record per
+ * line (at most `maxCount`), with the line's host, its hash and the id the HostIndex at
+ * `hosts` (hostMask + 1 slots; 0 = none) has for it. Stops before an unterminated last
+ * line unless `final`. Returns the records written; `consumed()` the bytes they cover.
+ */
+export function scanHosts(input: usize, len: u32, final: u32, spans: usize, maxCount: u32, hosts: usize, hostMask: u32): u32 {
+  let start: u32 = 0;
+  let n: u32 = 0;
+  while (start < len && n < maxCount) {
+    const nl = findNewline(input, start, len);
+    if (nl == len && final == 0) break;
+    const end = lineEnd(input, start, nl);
+    findHost(input + start, end - start);
+    const rec = spans + <usize>n * SPAN_SIZE;
+    store<u32>(rec, start);
+    store<u32>(rec, end - start, 4);
+    store<u32>(rec, start + hostStart, 8);
+    store<u32>(rec, hostLen, 12);
+    const hash = hostHash(input + start + hostStart, hostLen);
+    store<u32>(rec, hash, 16);
+    store<u64>(rec, 0, 20);
+    store<u32>(rec, hosts == 0 ? 0 : lookupHost(hosts, hostMask, input + start + hostStart, hostLen, hash), 28);
+    n++;
+    start = nl + 1;
+  }
+  consumedBytes = start < len ? start : len;
+  return n;
+}
+
+/**
+ * `classify`, step 2: judges span records [first, count) and writes rows with a host
+ * column. Line i uses table number ids[i] (i32; -1: its host has no robots.txt), whose
+ * table and RuleIndex addresses are the u32 pair slots[2 × id]. A line without a table is
+ * RFC 9309 §2.3.1.3 "unavailable", allowed, unless ROW_MISSING_DISALLOW. Stops before a
+ * row that might not fit; returns the spans judged.
+ */
+export function formatSpans(input: usize, spans: usize, first: u32, count: u32, ids: usize, slots: usize, out: usize, outCap: u32, options: u32, scratch: usize): u32 {
+  let o = out;
+  let i = first;
+  allowedCount = 0;
+  disallowedCount = 0;
+  for (; i < count; i++) {
+    const rec = spans + <usize>i * SPAN_SIZE;
+    const url = input + load<u32>(rec);
+    const urlLen = load<u32>(rec, 4);
+    const hostLength = load<u32>(rec, 12);
+    if (rowBound(urlLen, hostLength) > outCap - <u32>(o - out)) break;
+    const id = load<i32>(ids + (<usize>i << 2));
+    let verdict: bool;
+    if (id < 0) {
+      verdict = (options & ROW_MISSING_DISALLOW) == 0;
+      decidedLine = 0;
+    } else {
+      const slot = slots + (<usize>id << 3);
+      const table = <usize>load<u32>(slot);
+      verdict = judge(table, load<u32>(slot, 4), <u32>load<u16>(table, H_FLAGS), url, urlLen, scratch) != 0;
+    }
+    if (verdict) allowedCount++;
+    else disallowedCount++;
+    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, 8), hostLength, url, urlLen);
+  }
+  writtenBytes = <u32>(o - out);
+  return i - first;
 }
 
 /** Prepares one URL as the table's flags say; the result is at `preparedPtr()`. */

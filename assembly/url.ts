@@ -1,5 +1,6 @@
 // URL → the path+params+query the matcher compares, normalized as the table's flags say.
 import { FLAG_CASE_INSENSITIVE, FLAG_NORMALIZE_URL } from './table';
+import { findDelimiter, findPathSpecial, SPECIAL_ESCAPES, SPECIAL_NUL, SPECIAL_UPPER } from './scan';
 
 /** Start and length of the prepared path (inside the input or the scratch buffer). */
 export let pathPtr: usize = 0;
@@ -13,10 +14,6 @@ const HEX_UPPER: usize = memory.data<u8>([
 const HEX_LOWER: usize = memory.data<u8>([
   0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66,
 ]);
-
-@inline function isPathStart(c: u32): bool {
-  return c == 0x2f || c == 0x3f || c == 0x3b; // '/', '?', ';'
-}
 
 @inline function hexValue(c: u32): i32 {
   if (c - 0x30 < 10) return <i32>(c - 0x30);
@@ -42,56 +39,60 @@ const HEX_LOWER: usize = memory.data<u8>([
  * leading '/' added, empty → "/"), then, with FLAG_NORMALIZE_URL, applies RFC 9309
  * §2.2.2 (see normalizePatternRfc in src/normalize.ts: same steps, plus '*' → %2A so a
  * URL's literal '*' can only be matched by a rule's %2A). Writes at most 3 * len + 1
- * bytes to `scratch`. Every loop below moves forward only: O(len).
+ * bytes to `scratch`; reads up to 15 bytes past the URL (scan.ts).
+ *
+ * Google-compat: without FLAG_NORMALIZE_URL the URL is compared as robots.cc does, and
+ * robots.cc hands its matcher `path.c_str()`: a NUL byte in the path ends it.
+ *
+ * Fast path: a URL whose path holds nothing to rewrite (no '%', '*', '$', byte ≥ 0x80;
+ * no uppercase for case-insensitive tables) is matched in place, found with two or three
+ * SIMD scans and never copied. Every scan moves forward only: O(len).
  */
 export function preparePath(url: usize, len: u32, scratch: usize, flags: u32): void {
-  let searchStart: u32 = 0;
-  if (len >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f) searchStart = 2;
-  let early = len;
-  for (let i = searchStart; i < len; i++) {
-    if (isPathStart(load<u8>(url + i))) { early = i; break; }
+  const searchStart: u32 = len >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
+  let pathStart = findDelimiter(url, searchStart, len);
+  // robots.cc looks for "://" only before the first '/', '?' or ';', and its second
+  // byte is itself such a delimiter: so the only place it can sit is right at it.
+  if (
+    pathStart > searchStart && pathStart + 1 < len && load<u8>(url + pathStart - 1) == 0x3a &&
+    load<u8>(url + pathStart) == 0x2f && load<u8>(url + pathStart + 1) == 0x2f
+  ) {
+    pathStart = findDelimiter(url, pathStart + 2, len);
   }
-  // "://" only counts as a scheme separator before the first '/', '?' or ';'.
-  let protocolEnd = searchStart;
-  for (let i = searchStart; i + 2 < len && i < early; i++) {
-    if (load<u8>(url + i) == 0x3a && load<u8>(url + i + 1) == 0x2f && load<u8>(url + i + 2) == 0x2f) {
-      protocolEnd = i + 3;
-      break;
-    }
-  }
-  let pathStart = len;
-  for (let i = protocolEnd; i < len; i++) {
-    if (isPathStart(load<u8>(url + i))) { pathStart = i; break; }
-  }
-  let hash = len;
-  for (let i = searchStart; i < len; i++) {
-    if (load<u8>(url + i) == 0x23) { hash = i; break; }
-  }
-  if (pathStart == len || hash < pathStart) {
+  // No path, or a fragment ('#') before it: the path is "/".
+  if (pathStart == len || load<u8>(url + pathStart) == 0x23) {
     pathPtr = SLASH;
     pathLen = 1;
     return;
   }
-  const end = hash;
+  const normalize = (flags & FLAG_NORMALIZE_URL) != 0;
+  const lower = (flags & FLAG_CASE_INSENSITIVE) != 0;
+  const ends = normalize ? 0 : SPECIAL_NUL; // what ends the path besides '#'
+  const special = (normalize ? SPECIAL_ESCAPES : 0) | (lower ? SPECIAL_UPPER : 0) | ends;
+  // url[pathStart] is '/', '?' or ';': never rewritten, so the scan starts after it.
+  const stop = findPathSpecial(url, pathStart + 1, len, special);
   const needSlash = load<u8>(url + pathStart) != 0x2f;
-  if ((flags & (FLAG_NORMALIZE_URL | FLAG_CASE_INSENSITIVE)) == 0) {
+  const stopByte = stop < len ? <u32>load<u8>(url + stop) : 0x23;
+  if (stopByte == 0x23 || (stopByte == 0 && !normalize)) {
     if (!needSlash) {
       pathPtr = url + pathStart;
-      pathLen = end - pathStart;
+      pathLen = stop - pathStart;
       return;
     }
     store<u8>(scratch, 0x2f);
-    memory.copy(scratch + 1, url + pathStart, end - pathStart);
+    memory.copy(scratch + 1, url + pathStart, stop - pathStart);
     pathPtr = scratch;
-    pathLen = end - pathStart + 1;
+    pathLen = stop - pathStart + 1;
     return;
   }
-  const normalize = (flags & FLAG_NORMALIZE_URL) != 0;
-  const lower = (flags & FLAG_CASE_INSENSITIVE) != 0;
+  const end = findPathSpecial(url, stop, len, ends); // the fragment (or NUL), if any
   const hex = lower ? HEX_LOWER : HEX_UPPER;
   let o = scratch;
   if (needSlash) { store<u8>(o, 0x2f); o++; }
-  for (let i = pathStart; i < end; i++) {
+  memory.copy(o, url + pathStart, stop - pathStart);
+  o += stop - pathStart;
+  // Invariant: scratch[0, o) is the normalized form of url[pathStart, i). One pass.
+  for (let i = stop; i < end; i++) {
     const c = <u32>load<u8>(url + i);
     if (normalize) {
       if (c == 0x25 && i + 2 < end) {

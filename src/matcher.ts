@@ -2,7 +2,8 @@
 import type { Profile } from './parse.js';
 import { bytesToText, type RuleRecord } from './groups.js';
 import { getEngine } from './wasm.js';
-import { expectString, expectBytes, expectOut } from './errors.js';
+import { describe, expectString, expectBytes, expectOut } from './errors.js';
+import { validateRuleTable } from './table/validate.js';
 
 /** Why a URL is allowed or not. */
 export interface Explanation {
@@ -47,15 +48,31 @@ export class AgentMatcher {
   /**
    * @param userAgent the product token this matcher was compiled for
    * @param profile the profile the rules were read with
-   * @param table the encoded RuleTable (src/table/format.ts); treat as read-only
+   * @param table the encoded RuleTable (src/table/format.ts). It is validated here
+   *   (validateRuleTable), since the Wasm matcher trusts what it reads, and copied.
    * @param rules the source rules, for `explain`
+   * @throws TypeError for a profile other than 'rfc'/'google' or a table that is not bytes
+   * @throws RangeError for a malformed table, naming the first problem
    */
+  /** The encoded RuleTable (src/table/format.ts): a private, validated copy; treat as read-only. */
+  readonly table: Uint8Array;
+
   constructor(
     readonly userAgent: string,
     readonly profile: Profile,
-    readonly table: Uint8Array,
+    table: Uint8Array,
     private readonly rules: readonly RuleRecord[],
-  ) {}
+  ) {
+    expectString(userAgent, 'userAgent');
+    if (profile !== 'rfc' && profile !== 'google') {
+      throw new TypeError(`profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
+    }
+    validateRuleTable(table);
+    if (!Array.isArray(rules)) throw new TypeError(`rules must be an array, got ${describe(rules)}`);
+    // A copy of the bytes validated above (the typed-array constructor runs no user code):
+    // the caller's array may change later, the matcher's cannot.
+    this.table = new Uint8Array(table);
+  }
 
   /** Number of allow/disallow lines that apply to this crawler. */
   get ruleCount(): number {
@@ -82,8 +99,15 @@ export class AgentMatcher {
     return { allowed, line, rule: this.ruleText(line) };
   }
 
-  /** `allow: <pattern>` for the rule on `line`, or null. */
+  /**
+   * `allow: <pattern>` for the rule on `line` (as written), or null when no rule of this
+   * matcher is on that line.
+   * @example m.ruleText(2) // 'disallow: /private'
+   */
   ruleText(line: number): string | null {
+    if (typeof line !== 'number' || !Number.isInteger(line) || line < 0) {
+      throw new TypeError(`line must be a non-negative integer, got ${typeof line === 'number' ? String(line) : describe(line)}`);
+    }
     if (line === 0) return null;
     const rule = this.rules.find((r) => r.line === line);
     return rule ? `${rule.allow ? 'allow' : 'disallow'}: ${bytesToText(rule.pattern)}` : null;
@@ -95,7 +119,7 @@ export class AgentMatcher {
    * @example m.matchBatch(['/a', '/private/b']) // Uint8Array [1, 0]
    */
   matchBatch(urls: readonly string[], out?: Uint8Array): Uint8Array {
-    if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${typeof urls}`);
+    if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${describe(urls)}`);
     const verdicts = expectOut(out, urls.length, 'out');
     getEngine().matchStrings(this.table, urls, verdicts, null);
     return verdicts;
@@ -106,7 +130,7 @@ export class AgentMatcher {
    * @example m.decideBatch(['/private/b']) // { verdicts: [0], lines: [2] }
    */
   decideBatch(urls: readonly string[]): BatchDecisions {
-    if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${typeof urls}`);
+    if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${describe(urls)}`);
     const verdicts = new Uint8Array(urls.length);
     const lines = new Uint32Array(urls.length);
     getEngine().matchStrings(this.table, urls, verdicts, lines);

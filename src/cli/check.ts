@@ -1,18 +1,25 @@
 // `robotstxt check`: one robots.txt, one agent, URLs streamed from a file or stdin.
-import { createReadStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { Robots } from '../robots.js';
 import type { Profile } from '../parse.js';
-import { completeLines } from './stream.js';
-import { formatRows, writeAll, type RunTotals } from './output.js';
+import { runJob, type ProgressSink, type UrlInput } from './run.js';
+import { CHUNK_BYTES, readFileReusing } from './stream.js';
+import type { RowFormat } from './jobs.js';
+import type { RunTotals } from './output.js';
 import { CliError } from './errors.js';
 
-export interface CheckOptions {
+export interface CheckOptions extends Partial<RowFormat> {
   readonly robotsPath: string;
   readonly agent: string;
   readonly profile: Profile;
   /** A file of URLs, or '-' / undefined for stdin. */
   readonly urlsPath: string | undefined;
+  /** Worker threads (default 1: this thread). */
+  readonly workers?: number;
+  readonly chunkBytes?: number;
+  /** See RunOptions.fdOutput: true only for process.stdout. */
+  readonly fdOutput?: boolean;
+  readonly progress?: ProgressSink | null;
 }
 
 export function readRobotsFile(path: string): Uint8Array {
@@ -23,27 +30,49 @@ export function readRobotsFile(path: string): Uint8Array {
   }
 }
 
-export function openUrls(path: string | undefined, stdin: Readable): Readable {
-  if (path === undefined || path === '-') return stdin;
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
-  return stream;
+/**
+ * The URL input: a file, read into one reused buffer, or `stdin` for '-' / no argument.
+ * @example openUrls('urls.txt', process.stdin).reused // true
+ */
+export function openUrls(path: string | undefined, stdin: Readable, readBytes = CHUNK_BYTES): UrlInput {
+  if (path === undefined || path === '-') return { source: stdin, reused: false };
+  return { source: readFileReusing(path, readBytes), reused: true };
 }
 
-/** Runs `check`; resolves with the totals once every row is written. */
-export async function runCheck(options: CheckOptions, stdin: Readable, stdout: Writable): Promise<RunTotals> {
-  const robots = Robots.parse(readRobotsFile(options.robotsPath), { profile: options.profile });
-  const matcher = robots.forAgent(options.agent);
-  const totals: RunTotals = { urls: 0, allowed: 0, disallowed: 0 };
-  const input = openUrls(options.urlsPath, stdin);
+/** Runs `run` on the URL input, turning read errors of the URL file into CLI errors. */
+export async function withUrlInput<T>(
+  urlsPath: string | undefined, stdin: Readable, readBytes: number | undefined, run: (input: UrlInput) => Promise<T>,
+): Promise<T> {
   try {
-    for await (const chunk of completeLines(input)) {
-      const { verdicts, lines } = matcher.decideLines(chunk);
-      await writeAll(stdout, formatRows(chunk, verdicts, lines, verdicts.length, totals));
-    }
+    return await run(openUrls(urlsPath, stdin, readBytes));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code) throw new CliError(`cannot read URLs from ${options.urlsPath}: ${code}`);
+    if (code && (error as NodeJS.ErrnoException).syscall !== 'write' && code !== 'EPIPE') {
+      throw new CliError(`cannot read URLs from ${urlsPath ?? '-'}: ${code}`);
+    }
     throw error;
   }
-  return totals;
+}
+
+/**
+ * Runs `check`: every URL line against one robots.txt, one
+ * `allow|disallow<TAB>LINE<TAB>URL` row (or JSON object) each, in input order.
+ * Resolves with the totals once every row is written.
+ * @example await runCheck({ robotsPath: 'robots.txt', agent: 'Googlebot', profile: 'rfc', urlsPath: 'urls.txt' }, process.stdin, process.stdout)
+ */
+export async function runCheck(options: CheckOptions, stdin: Readable, stdout: Writable): Promise<RunTotals> {
+  const robots = readRobotsFile(options.robotsPath);
+  const job = {
+    kind: 'check',
+    robots,
+    agent: options.agent,
+    profile: options.profile,
+    format: options.format ?? 'tsv',
+    only: options.only ?? null,
+  } as const;
+  return withUrlInput(options.urlsPath, stdin, options.chunkBytes, (input) =>
+    runJob(job, input, stdout, {
+      workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
+    }),
+  );
 }

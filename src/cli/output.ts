@@ -1,8 +1,5 @@
-// Formats verdict lines (`allow<TAB>LINE<TAB>URL`) straight from the input bytes.
+// Output plumbing shared by the subcommands: run totals, back-pressured writes, the summary line.
 import type { Writable } from 'node:stream';
-
-const ALLOW = Buffer.from('allow\t');
-const DISALLOW = Buffer.from('disallow\t');
 
 /** Counts of one run, for the summary line. */
 export interface RunTotals {
@@ -12,31 +9,70 @@ export interface RunTotals {
 }
 
 /**
- * Appends one output row per line of `chunk` (LF or CRLF separated; the CR is not
- * echoed) to a buffer and returns it. `extra` (e.g. a host column) comes before the URL.
+ * Writes `data`, waiting for the stream to drain so memory stays bounded. Rejects when
+ * the stream fails (e.g. EPIPE once the reader of a pipe has gone).
  */
-export function formatRows(chunk: Uint8Array, verdicts: Uint8Array, lines: Uint32Array, count: number, totals: RunTotals): Buffer {
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let i = 0; i < count; i++) {
-    let end = chunk.indexOf(0x0a, start);
-    const next = end < 0 ? chunk.length : end + 1;
-    if (end < 0) end = chunk.length;
-    if (end > start && chunk[end - 1] === 0x0d) end--;
-    const allowed = verdicts[i] === 1;
-    parts.push(allowed ? ALLOW : DISALLOW, Buffer.from(`${lines[i]}\t`), Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start), NEWLINE);
-    if (allowed) totals.allowed++;
-    else totals.disallowed++;
-    totals.urls++;
-    start = next;
-  }
-  return Buffer.concat(parts);
+export async function writeAll(out: Writable, data: Uint8Array): Promise<void> {
+  if (data.length === 0) return;
+  if (out.write(data)) return;
+  await new Promise<void>((resolve, reject) => {
+    const done = (): void => {
+      cleanup();
+      resolve();
+    };
+    const fail = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const cleanup = (): void => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', fail);
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', fail);
+  });
 }
 
-const NEWLINE = Buffer.from('\n');
+/**
+ * `N urls, A allowed, D disallowed, T s, R urls/s`, the line both subcommands print on stderr.
+ * @example formatSummary({ urls: 10, allowed: 7, disallowed: 3 }, 0.5) // '10 urls, 7 allowed, 3 disallowed, 0.50 s, 20 urls/s'
+ */
+export function formatSummary(totals: RunTotals, seconds: number): string {
+  const rate = seconds > 0 ? Math.round(totals.urls / seconds) : 0;
+  return `${totals.urls} urls, ${totals.allowed} allowed, ${totals.disallowed} disallowed, ${seconds.toFixed(2)} s, ${rate} urls/s`;
+}
 
-/** Writes `data`, waiting for the stream to drain so memory stays bounded. */
-export async function writeAll(out: Writable, data: Buffer): Promise<void> {
-  if (data.length === 0) return;
-  if (!out.write(data)) await new Promise<void>((resolve) => out.once('drain', resolve));
+/**
+ * A growable byte buffer that output rows are copied into, so a run can reuse one
+ * allocation for every chunk instead of making garbage per chunk (constant memory).
+ * @example const out = new OutputBuffer(); out.append(rows); await writeAll(stdout, out.view());
+ */
+export class OutputBuffer {
+  private bytes: Uint8Array;
+  private length = 0;
+
+  constructor(capacity = 1 << 20) {
+    this.bytes = new Uint8Array(capacity);
+  }
+
+  append(data: Uint8Array): void {
+    if (this.length + data.length > this.bytes.length) {
+      const next = new Uint8Array(Math.max(this.length + data.length, 2 * this.bytes.length));
+      next.set(this.bytes.subarray(0, this.length));
+      this.bytes = next;
+    }
+    this.bytes.set(data, this.length);
+    this.length += data.length;
+  }
+
+  /** The bytes appended since the last `clear`. */
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
 }

@@ -1,0 +1,76 @@
+// The host of a URL, for `classify`: which robots.txt file applies to each line.
+import { findDelimiter, lanesBelow } from './scan';
+
+/** Where the last `findHost` found the host (an empty span when the URL has none). */
+export let hostStart: u32 = 0;
+export let hostLen: u32 = 0;
+
+/**
+ * Finds the host (with its `:port`, without userinfo) of the URL at [url, url + len),
+ * splitting it the way preparePath (url.ts) splits off the path: a scheme is recognized
+ * only as "://" right before the first '/', '?' or ';', a leading "//" starts an
+ * authority, and what precedes the path of a scheme-less "example.com/x" is its host.
+ * A path-relative URL ("/x") has no host. O(len), SIMD scans.
+ */
+export function findHost(url: usize, len: u32): void {
+  let start: u32 = len >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
+  let end = findDelimiter(url, start, len);
+  if (
+    end > start && end + 1 < len && load<u8>(url + end - 1) == 0x3a &&
+    load<u8>(url + end) == 0x2f && load<u8>(url + end + 1) == 0x2f
+  ) {
+    start = end + 2;
+    end = findDelimiter(url, start, len);
+  }
+  // RFC 3986 §3.2.1: userinfo ends at the (last) '@' of the authority.
+  for (let i = end; i > start; i--) {
+    if (load<u8>(url + i - 1) == 0x40) {
+      start = i;
+      break;
+    }
+  }
+  hostStart = start;
+  hostLen = end - start;
+}
+
+/** FNV-1a of the ASCII-lowercased bytes p[0, n): the host cache key (collisions are re-checked by the host). */
+export function hostHash(p: usize, n: u32): u32 {
+  let h: u32 = 0x811c9dc5;
+  for (let i: u32 = 0; i < n; i++) {
+    let c = <u32>load<u8>(p + i);
+    if (c - 0x41 < 26) c |= 0x20;
+    h = (h ^ c) * 0x01000193;
+  }
+  return h;
+}
+
+// HostIndex: an open-addressing table (linear probing, load ≤ 1/2, kept by the host)
+// from a host's lowercase bytes to the host's id for it (≥ 1). Slot, 16 bytes:
+//    0 u32 hash   4 u32 keyAt (address of the lowercase key)   8 u32 keyLength   12 u32 id (0: empty)
+// The host writes slots and keys (src/wasm.ts); Wasm only reads them, once per line.
+
+/** Whether p[0, n), ASCII-lowercased, equals key[0, n). Reads up to 15 bytes past both. */
+@inline function equalsLowered(key: usize, p: usize, n: u32): bool {
+  // Invariant: key[0, k) == lower(p[0, k)). ⌈n / 16⌉ steps.
+  for (let k: u32 = 0; k < n; k += 16) {
+    const v = v128.load(p + k);
+    const upper = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x41)), i8x16.splat(26));
+    const lowered = v128.or(v, v128.and(upper, i8x16.splat(0x20)));
+    const differ = <u32>i8x16.bitmask(v128.not(i8x16.eq(lowered, v128.load(key + k)))) & lanesBelow(n - k);
+    if (differ != 0) return false;
+  }
+  return true;
+}
+
+/** The id the HostIndex at `index` (mask + 1 slots) holds for host p[0, n) with `hash`, or 0. */
+export function lookupHost(index: usize, mask: u32, p: usize, n: u32, hash: u32): u32 {
+  let i = hash & mask;
+  // Terminates: the host keeps at least half of the slots empty.
+  while (true) {
+    const slot = index + (<usize>i << 4);
+    const id = load<u32>(slot, 12);
+    if (id == 0) return 0;
+    if (load<u32>(slot) == hash && load<u32>(slot, 8) == n && equalsLowered(<usize>load<u32>(slot, 4), p, n)) return id;
+    i = (i + 1) & mask;
+  }
+}

@@ -1,0 +1,41 @@
+// Scenario: parse + compile throughput over every robots.txt of the corpus (or synthetic files).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import robotsParser from 'robots-parser';
+import { Robots } from '../dist/index.js';
+import { NaiveMatcher } from './naive.mjs';
+import { syntheticRobots } from './fixtures.mjs';
+import { measure, printTable } from './lib.mjs';
+
+const AGENT = 'Googlebot';
+
+function loadBodies({ corpus, smoke }) {
+  if (corpus) {
+    const dir = join(corpus, 'robots');
+    let files = readdirSync(dir).sort();
+    if (smoke) files = files.slice(0, 50);
+    return { label: `${files.length} real robots.txt files`, bodies: files.map((f) => readFileSync(join(dir, f))) };
+  }
+  const bodies = Array.from({ length: smoke ? 20 : 1000 }, (_, i) => new TextEncoder().encode(syntheticRobots(i, 5 + (i % 200))));
+  return { label: `${bodies.length} synthetic robots.txt files`, bodies };
+}
+
+export async function run(args) {
+  const { label, bodies } = loadBodies(args);
+  const bytes = bodies.reduce((n, b) => n + b.length, 0);
+  const strings = bodies.map((b) => new TextDecoder().decode(b));
+  const rows = await measure(
+    [
+      { engine: 'parse + compile (forAgent)', urls: bodies.length, bytes, fn: () => { for (const b of bodies) Robots.parse(b).forAgent(AGENT); } },
+      { engine: 'parse only', urls: bodies.length, bytes, fn: () => { for (const b of bodies) Robots.parse(b); } },
+      { engine: 'naive parse', urls: bodies.length, bytes, peer: true, fn: () => { for (const s of strings) new NaiveMatcher(s, AGENT); } },
+      {
+        engine: 'robots-parser', urls: bodies.length, bytes, peer: true,
+        fn: () => { for (const s of strings) robotsParser('https://example.com/robots.txt', s); },
+      },
+    ],
+    args,
+  );
+  printTable(`compile: ${label}, ${(bytes / 1e6).toFixed(2)} MB`, rows, { unit: 'files' });
+  return rows;
+}

@@ -1,0 +1,96 @@
+// Bench plumbing: arguments, tinybench runs turned into URLs/s and MB/s, peer ratios, tables.
+import { Bench } from 'tinybench';
+import { availableParallelism, cpus } from 'node:os';
+import { readFileSync } from 'node:fs';
+
+/** `--smoke`, `--corpus DIR`, `--only NAME[,NAME]` from argv. */
+export function parseArgs(argv) {
+  const args = { smoke: false, corpus: null, only: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--smoke') args.smoke = true;
+    else if (a === '--corpus') args.corpus = argv[++i] ?? null;
+    else if (a === '--only') args.only = (argv[++i] ?? '').split(',');
+    else throw new Error(`bench: unknown argument ${a} (expected --smoke, --corpus DIR, --only NAME)`);
+  }
+  return args;
+}
+
+/** nproc, CPU model, node version: printed with every table so numbers carry their machine. */
+export function machine() {
+  let model = cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m) model = m[1];
+  } catch {
+    // not Linux: os.cpus() is good enough
+  }
+  return `nproc ${availableParallelism()}, ${model}, node ${process.version}, ${process.platform}-${process.arch}`;
+}
+
+/**
+ * Runs each task under tinybench and returns rows with seconds per run. A task is
+ * `{ engine, urls, bytes, fn }`: `fn` judges `urls` URLs (`bytes` of input) once.
+ */
+export async function measure(tasks, { smoke }) {
+  const bench = new Bench({
+    time: smoke ? 1 : 1500,
+    iterations: smoke ? 1 : 4,
+    warmupTime: smoke ? 1 : 200,
+    warmupIterations: smoke ? 1 : 2,
+    throws: true,
+  });
+  for (const t of tasks) bench.add(t.engine, t.fn);
+  await bench.run();
+  return tasks.map((t, i) => {
+    const result = bench.tasks[i].result;
+    // The median resists the noise of a shared machine better than the mean.
+    const seconds = (result.latency.p50 ?? result.latency.mean) / 1000;
+    return { ...t, seconds };
+  });
+}
+
+function si(n) {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)} M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} k`;
+  return n.toFixed(n < 10 ? 2 : 0);
+}
+
+function ratio(a, b) {
+  if (!b || !a) return '-';
+  const r = a / b;
+  return r >= 100 ? `${Math.round(r)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`;
+}
+
+/**
+ * Prints one scenario: URLs/s, MB/s and, per peer row (`peer: true`), the ratio of every
+ * row's URLs/s to that peer's. Rows may carry `note` (e.g. agreement with our verdicts).
+ */
+export function printTable(title, rows, { unit = 'URLs' } = {}) {
+  const peers = rows.filter((r) => r.peer);
+  const head = ['engine', unit, `${unit}/s`, 'MB/s', ...peers.map((p) => `vs ${p.engine}`), 'note'];
+  const body = rows.map((r) => {
+    const rate = r.urls / r.seconds;
+    return [
+      r.engine,
+      String(r.urls),
+      si(rate),
+      r.bytes ? (r.bytes / r.seconds / 1e6).toFixed(1) : '-',
+      ...peers.map((p) => (p === r ? '1×' : ratio(rate, p.urls / p.seconds))),
+      r.note ?? '',
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  console.log(`\n## ${title}`);
+  console.log(fmt(head));
+  for (const b of body) console.log(fmt(b));
+}
+
+/** `agree 99.8%`: how often a peer's verdicts equal ours on the same URLs. */
+export function agreement(ours, theirs) {
+  let same = 0;
+  for (let i = 0; i < theirs.length; i++) if (!!ours[i] === !!theirs[i]) same++;
+  return `agree ${((100 * same) / Math.max(1, theirs.length)).toFixed(1)}%`;
+}

@@ -1,0 +1,281 @@
+// What `check` and `classify` do to one chunk of input lines, on the main thread or in a worker.
+import { Robots } from '../robots.js';
+import type { Profile } from '../parse.js';
+import {
+  getEngine, ROW_JSONL, ROW_MISSING_DISALLOW, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED,
+  SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
+} from '../wasm.js';
+import { DirectorySource, type RobotsSource } from './source.js';
+import type { RowSink, SpanBatch, WasmEngine } from '../wasm.js';
+
+/** How rows are written and which are kept. */
+export interface RowFormat {
+  readonly format: 'tsv' | 'jsonl';
+  /** Keep only these verdicts (`--only`); null keeps every row. */
+  readonly only: 'allowed' | 'disallowed' | null;
+}
+
+/** `check`: one robots.txt body for every URL. Plain data, so it can be posted to a worker. */
+export interface CheckJob extends RowFormat {
+  readonly kind: 'check';
+  readonly robots: Uint8Array;
+  readonly agent: string;
+  readonly profile: Profile;
+}
+
+/** `classify`: each URL against its host's robots.txt from a directory. Plain data too. */
+export interface ClassifyJob extends RowFormat {
+  readonly kind: 'classify';
+  readonly robotsDir: string;
+  readonly agent: string;
+  readonly profile: Profile;
+  /** What a host without robots.txt gets (RFC 9309 §2.3.1.3 says allow). */
+  readonly missing: 'allow' | 'disallow';
+  /** Compiled hosts kept (least recently used dropped first). */
+  readonly cacheHosts: number;
+}
+
+export type Job = CheckJob | ClassifyJob;
+
+/** Rows and counts for one chunk of input lines. */
+export interface ChunkResult {
+  readonly rows: Uint8Array[];
+  readonly count: number;
+  readonly allowed: number;
+  readonly disallowed: number;
+}
+
+/** Turns chunks of complete lines into rows, in order. */
+export interface ChunkProcessor {
+  /** With a `sink`, rows are handed to it (views to copy) rather than returned. */
+  process(chunk: Uint8Array, sink?: RowSink): ChunkResult | Promise<ChunkResult>;
+}
+
+function rowOptions(job: RowFormat): number {
+  let options = job.format === 'jsonl' ? ROW_JSONL : 0;
+  if (job.only === 'allowed') options |= ROW_ONLY_ALLOWED;
+  else if (job.only === 'disallowed') options |= ROW_ONLY_DISALLOWED;
+  return options;
+}
+
+/** One table, every line: a single Wasm pass per chunk (rows formatted in Wasm). */
+class CheckProcessor implements ChunkProcessor {
+  private readonly table: Uint8Array;
+  private readonly options: number;
+
+  constructor(job: CheckJob) {
+    this.table = Robots.parse(job.robots, { profile: job.profile }).forAgent(job.agent).table;
+    this.options = rowOptions(job);
+  }
+
+  process(chunk: Uint8Array, sink?: RowSink): ChunkResult {
+    const { rows, count, allowed, disallowed } = getEngine().formatLineRows(this.table, chunk, true, this.options, sink);
+    return { rows, count, allowed, disallowed };
+  }
+}
+
+/** Lines of one batch whose host is not cached yet (hosts with equal hashes chained). */
+interface Miss {
+  readonly key: Uint8Array;
+  readonly hash: number;
+  readonly lines: number[];
+  readonly next: Miss | undefined;
+}
+
+/** A host seen by classify: its lowercase key bytes and compiled table (null: no robots.txt). */
+interface HostEntry {
+  readonly key: Uint8Array;
+  readonly hash: number;
+  readonly table: Uint8Array | null;
+  /** Last batch that used it (eviction order), and its table's index in that batch. */
+  used: number;
+  slot: number;
+}
+
+/** Longest host[:port] looked up: RFC 1035 names are at most 253 bytes. */
+const MAX_HOST_BYTES = 260;
+
+const latin1 = new TextDecoder('latin1');
+
+/** Whether bytes[start, start + key.length), ASCII-lowercased, equal `key`. */
+function sameHost(bytes: Uint8Array, start: number, length: number, key: Uint8Array): boolean {
+  if (length !== key.length) return false;
+  for (let k = 0; k < length; k++) {
+    let c = bytes[start + k]!;
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c !== key[k]) return false;
+  }
+  return true;
+}
+
+/**
+ * Per line, Wasm finds the host and looks it up in the engine's HostIndex (src/wasm.ts),
+ * which maps every cached host to its id here; JS reads one u32 per line. Unknown hosts
+ * are loaded and compiled once and added to the index. At most `cacheHosts` hosts are
+ * kept: on overflow the least recently used quarter is dropped and the index rebuilt.
+ */
+export class ClassifyProcessor implements ChunkProcessor {
+  private readonly options: number;
+  /** Cached hosts by HostIndex id (id 0 is never used). */
+  private readonly entries: (HostEntry | undefined)[] = [undefined];
+  private readonly freeIds: number[] = [];
+  private cached = 0;
+  private batches = 0;
+  private tableIds = new Int32Array(0);
+  private indexed = false;
+
+  /**
+   * @param job what to classify with
+   * @param source where robots.txt bodies come from (default: the job's directory)
+   * @param engine the Wasm engine to use (default: this thread's)
+   */
+  constructor(
+    private readonly job: ClassifyJob,
+    private readonly source: RobotsSource = new DirectorySource(job.robotsDir),
+    private readonly engine: WasmEngine = getEngine(),
+  ) {
+    this.options = rowOptions(job) | (job.missing === 'disallow' ? ROW_MISSING_DISALLOW : 0);
+  }
+
+  private async compile(key: Uint8Array, hash: number): Promise<HostEntry> {
+    const body = key.length === 0 ? null : await this.source.load(latin1.decode(key));
+    const table = body === null ? null : Robots.parse(body, { profile: this.job.profile }).forAgent(this.job.agent).table;
+    return { key, hash, table, used: 0, slot: -1 };
+  }
+
+  /** Refills the engine's HostIndex with every cached host. */
+  private rebuildIndex(): void {
+    const engine = this.engine;
+    engine.resetHostIndex(this.job.cacheHosts);
+    for (let id = 1; id < this.entries.length; id++) {
+      const e = this.entries[id];
+      if (e !== undefined && !engine.insertHost(e.key, e.hash, id)) this.drop(id);
+    }
+  }
+
+  private drop(id: number): void {
+    this.entries[id] = undefined;
+    this.freeIds.push(id);
+    this.cached--;
+  }
+
+  /** Caches `entry` (evicting the least recently used quarter when full) and indexes it. */
+  private remember(entry: HostEntry): void {
+    const engine = this.engine;
+    if (this.cached >= this.job.cacheHosts) {
+      const live = this.entries.filter((e): e is HostEntry => e !== undefined).map((e) => e.used).sort((a, b) => a - b);
+      const cut = live[Math.floor(live.length / 4)]!;
+      for (let id = 1; id < this.entries.length; id++) {
+        const e = this.entries[id];
+        if (e !== undefined && e.used <= cut && e.used !== entry.used) this.drop(id);
+      }
+      this.rebuildIndex();
+    }
+    const id = this.freeIds.pop() ?? this.entries.length;
+    this.entries[id] = entry;
+    this.cached++;
+    if (!engine.insertHost(entry.key, entry.hash, id)) {
+      // The index ran out of key space: rebuild it from what is cached now.
+      this.rebuildIndex();
+    }
+  }
+
+  /** Gives `entry` a slot among this batch's `tables` (-1: no robots.txt). */
+  private use(entry: HostEntry, stamp: number, tables: Uint8Array[]): number {
+    if (entry.used !== stamp) {
+      entry.used = stamp;
+      entry.slot = -1;
+      if (entry.table !== null) {
+        entry.slot = tables.length;
+        tables.push(entry.table);
+      }
+    }
+    return entry.slot;
+  }
+
+  /**
+   * Fills ids[i] (the table slot of line i) for the batch's lines whose host is indexed,
+   * and returns the others grouped by host. This is all the per-URL work JS does.
+   */
+  private assign(bytes: Uint8Array, batch: SpanBatch, stamp: number, tables: Uint8Array[], ids: Int32Array): Map<number, Miss> {
+    const { spans } = batch;
+    const misses = new Map<number, Miss>();
+    let lastId = 0;
+    let lastSlot = -1;
+    for (let i = 0; i < batch.count; i++) {
+      const at = i * SPAN_FIELDS;
+      const id = spans[at + SPAN_HOST_ID]!;
+      if (id !== 0) {
+        if (id !== lastId) {
+          lastId = id;
+          lastSlot = this.use(this.entries[id]!, stamp, tables);
+        }
+        ids[i] = lastSlot;
+        continue;
+      }
+      const start = spans[at + SPAN_HOST_START]!;
+      const length = spans[at + SPAN_HOST_LENGTH]!;
+      ids[i] = -1;
+      // No host (a relative URL) or no possible host name: no robots.txt to look for.
+      if (length === 0 || length > MAX_HOST_BYTES) continue;
+      const hash = spans[at + SPAN_HOST_HASH]!;
+      let miss = misses.get(hash);
+      while (miss !== undefined && !sameHost(bytes, start, length, miss.key)) miss = miss.next;
+      if (miss === undefined) {
+        const key = bytes.slice(start, start + length); // a copy: the cache outlives the chunk
+        for (let k = 0; k < key.length; k++) if (key[k]! >= 0x41 && key[k]! <= 0x5a) key[k] = key[k]! | 0x20;
+        miss = { key, hash, lines: [], next: misses.get(hash) };
+        misses.set(hash, miss);
+      }
+      miss.lines.push(i);
+    }
+    return misses;
+  }
+
+  async process(input: Uint8Array, sink?: RowSink): Promise<ChunkResult> {
+    const engine = this.engine;
+    // A plain view: Buffer's slice() would share memory where a copy is needed.
+    const chunk = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (!this.indexed) {
+      this.rebuildIndex();
+      this.indexed = true;
+    }
+    const rows: Uint8Array[] = [];
+    let count = 0;
+    let allowed = 0;
+    let disallowed = 0;
+    let offset = 0;
+    while (offset < chunk.length) {
+      const bytes = chunk.subarray(offset);
+      const batch = engine.scanHosts(bytes, true);
+      const stamp = ++this.batches;
+      const tables: Uint8Array[] = [];
+      if (this.tableIds.length < batch.count) this.tableIds = new Int32Array(batch.count);
+      const ids = this.tableIds;
+      const misses = this.assign(bytes, batch, stamp, tables, ids);
+      for (const head of misses.values()) {
+        for (let miss: Miss | undefined = head; miss !== undefined; miss = miss.next) {
+          const entry = await this.compile(miss.key, miss.hash);
+          entry.used = stamp;
+          this.remember(entry);
+          entry.used = 0; // so that use() gives it a slot in this batch
+          const slot = this.use(entry, stamp, tables);
+          for (const line of miss.lines) ids[line] = slot;
+        }
+      }
+      const result = engine.formatSpanRows(bytes, batch, ids, tables, this.options, sink);
+      rows.push(...result.rows);
+      count += result.count;
+      allowed += result.allowed;
+      disallowed += result.disallowed;
+      offset += batch.consumed;
+      if (batch.count === 0) break;
+    }
+    return { rows, count, allowed, disallowed };
+  }
+}
+
+/** The processor for `job` in this thread. */
+export function createProcessor(job: Job): ChunkProcessor {
+  return job.kind === 'check' ? new CheckProcessor(job) : new ClassifyProcessor(job);
+}

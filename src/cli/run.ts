@@ -1,0 +1,154 @@
+// Streams input chunks through a job (here or in worker threads) and writes rows in input order.
+import { Worker } from 'node:worker_threads';
+import type { Writable } from 'node:stream';
+import { completeLines } from './stream.js';
+import { createProcessor, type ChunkProcessor, type ChunkResult, type Job } from './jobs.js';
+import type { RowSink } from '../wasm.js';
+import type { RunTotals } from './output.js';
+import { OutputBuffer, writeAll } from './output.js';
+import { CliError } from './errors.js';
+
+/** URL lines to read: a stream, or a reader that reuses its buffer (`reused`). */
+export interface UrlInput {
+  readonly source: AsyncIterable<Buffer | string>;
+  readonly reused: boolean;
+}
+
+/** Told about progress after every chunk written. */
+export interface ProgressSink {
+  update(totals: RunTotals, bytesRead: number): void;
+}
+
+export interface RunOptions {
+  /** Worker threads; 1 runs in this thread. */
+  readonly workers: number;
+  /** Input bytes per chunk (default CHUNK_BYTES): the unit handed to Wasm or a worker. */
+  readonly chunkBytes?: number;
+  /**
+   * `output` writes to a file descriptor and keeps nothing it has written (process.stdout):
+   * rows may then go through one reused buffer instead of fresh ones per chunk. Never set
+   * it for a stream that keeps references to what it is given.
+   */
+  readonly fdOutput?: boolean;
+  readonly progress?: ProgressSink | null;
+}
+
+/** Messages between run.ts and worker.ts. */
+export type WorkerRequest = { readonly seq: number; readonly chunk: Uint8Array };
+export type WorkerReply =
+  | { readonly seq: number; readonly result: ChunkResult }
+  | { readonly seq: number; readonly error: { readonly message: string; readonly cli: boolean } };
+
+
+/** Worker threads each running the job's processor; results come back by sequence number. */
+class WorkerPool implements ChunkProcessor {
+  private readonly workers: Worker[];
+  private readonly waiting = new Map<number, { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }>();
+  private seq = 0;
+  private failure: Error | null = null;
+
+  constructor(job: Job, size: number) {
+    const url = new URL('./worker.js', import.meta.url);
+    this.workers = Array.from({ length: size }, () => {
+      const worker = new Worker(url, { workerData: job });
+      worker.on('message', (reply: WorkerReply) => this.settle(reply));
+      worker.on('error', (error) => this.fail(error));
+      worker.on('exit', (code) => {
+        if (code !== 0) this.fail(new Error(`worker exited with code ${code}`));
+      });
+      return worker;
+    });
+  }
+
+  private settle(reply: WorkerReply): void {
+    const waiter = this.waiting.get(reply.seq);
+    if (!waiter) return;
+    this.waiting.delete(reply.seq);
+    if ('result' in reply) waiter.resolve(reply.result);
+    // A user-facing failure in a worker (e.g. an unreadable robots file) stays user-facing.
+    else waiter.reject(reply.error.cli ? new CliError(reply.error.message) : new Error(reply.error.message));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+  }
+
+  process(chunk: Uint8Array): Promise<ChunkResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = this.seq++;
+    // Chunks are spread round-robin; ordering is restored by the caller, which awaits
+    // results in submission order.
+    const worker = this.workers[seq % this.workers.length]!;
+    // A copy in a fresh ArrayBuffer, moved to the worker: the chunk's own buffer may be
+    // the reader's, reused for the next read.
+    const own = new Uint8Array(chunk); // (Buffer#slice would share the memory)
+    return new Promise<ChunkResult>((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      worker.postMessage({ seq, chunk: own } satisfies WorkerRequest, [own.buffer as ArrayBuffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/**
+ * Reads `input` line by line in chunks, runs `job` on each (in `options.workers`
+ * threads), and writes the rows to `output` in input order. Memory stays bounded: at
+ * most 2 chunks per worker are in flight, and output waits for the stream to drain.
+ * @example await runJob(job, createReadStream('urls.txt'), process.stdout, { workers: 2 })
+ */
+export async function runJob(job: Job, input: UrlInput, output: Writable, options: RunOptions): Promise<RunTotals> {
+  const totals: RunTotals = { urls: 0, allowed: 0, disallowed: 0 };
+  const pool = options.workers > 1 ? new WorkerPool(job, options.workers) : null;
+  const processor = pool ?? createProcessor(job);
+  const inFlight: Promise<ChunkResult>[] = [];
+  const maxInFlight = 2 * options.workers;
+  let bytesRead = 0;
+  const emit = async (result: ChunkResult): Promise<void> => {
+    for (const rows of result.rows) await writeAll(output, rows);
+    count(result);
+  };
+
+  const count = (result: ChunkResult): void => {
+    totals.urls += result.count;
+    totals.allowed += result.allowed;
+    totals.disallowed += result.disallowed;
+    options.progress?.update(totals, bytesRead);
+  };
+
+  try {
+    if (pool === null && options.fdOutput === true) {
+      // In this thread, to a file descriptor: rows are copied into one reused buffer. Once
+      // a write returns with nothing queued (files, and pipes and terminals on Linux are
+      // written synchronously) the buffer is free again; otherwise the stream keeps it
+      // and a new one is started.
+      let out = new OutputBuffer();
+      const sink = (rows: Uint8Array): void => out.append(rows);
+      for await (const chunk of completeLines(input.source, options.chunkBytes, input.reused)) {
+        bytesRead += chunk.length;
+        out.clear();
+        const result = await processor.process(chunk, sink);
+        await writeAll(output, out.view());
+        if (output.writableLength > 0) out = new OutputBuffer();
+        count(result);
+      }
+      return totals;
+    }
+    for await (const chunk of completeLines(input.source, options.chunkBytes, input.reused)) {
+      bytesRead += chunk.length;
+      inFlight.push(Promise.resolve(processor.process(chunk)));
+      // Results are written strictly in submission order, which is input order.
+      while (inFlight.length >= maxInFlight) await emit(await inFlight.shift()!);
+    }
+    while (inFlight.length > 0) await emit(await inFlight.shift()!);
+  } finally {
+    // Settle abandoned results so a failure does not surface as an unhandled rejection.
+    for (const p of inFlight) p.catch(() => undefined);
+    await pool?.close();
+  }
+  return totals;
+}

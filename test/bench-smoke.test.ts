@@ -1,0 +1,33 @@
+// bench/run.mjs --smoke: the benchmark suite still runs end to end (tiny inputs; numbers are not checked).
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('npm run bench, smoke mode', () => {
+  const run = spawnSync(process.execPath, [join(root, 'bench', 'run.mjs'), '--smoke'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+
+  it('exits 0 without errors', () => {
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it('prints the machine and every scenario', () => {
+    expect(run.stdout).toMatch(/^machine: nproc \d+, .+, node v\d+/m);
+    for (const scenario of ['single-host', 'corpus', 'multi-host', 'compile', 'adversarial']) {
+      expect(run.stdout).toMatch(new RegExp(`^## ${scenario}: `, 'm'));
+    }
+  });
+
+  it.each([
+    'wasm matchLines (raw bytes)', 'wasm matchBatch (strings)', 'wasm isAllowed (per URL)', 'wasm classify rows (mixed stream)',
+    'parse + compile (forAgent)', 'naive per-rule', 'robots-parser',
+  ])('has a row for %s with a rate and a ratio to each peer', (engine) => {
+    const row = run.stdout.split('\n').find((l) => l.startsWith(`${engine} `));
+    expect(row, engine).toBeDefined();
+    // engine, count, rate (with unit), MB/s, two peer ratios.
+    expect(row).toMatch(/\s\d+\s+[\d.]+ [kMG]?\s+[\d.]+\s+[\d.]+×\s+[\d.]+×/);
+  });
+});

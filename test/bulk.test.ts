@@ -1,0 +1,193 @@
+// Bulk paths: matchBatch/matchLines/decide* across chunk boundaries, out-buffer reuse, many resident tables, classify.
+//
+// The batch paths copy URLs into Wasm memory in chunks (src/wasm.ts: 16,384 strings or
+// 256 Ki characters per matchUrls call, 256 KiB per matchLines call, longer lines get a
+// larger chunk) and keep every table a matcher uses resident in an arena that is emptied
+// and grown when full. Each case below crosses one of those boundaries and checks the
+// result, in input order, against per-URL `explain` or against verdicts known by construction.
+import { describe, expect, it } from 'vitest';
+import { Robots, type AgentMatcher } from '../src/index.js';
+import { ClassifyProcessor, type ClassifyJob } from '../src/cli/jobs.js';
+import { WasmEngine } from '../src/wasm.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// A small site: plain prefixes, an allow override, anchored and floating wildcards.
+const SITE = [
+  'User-agent: *',
+  'Disallow: /private/',
+  'Allow: /private/press/',
+  'Disallow: /*.pdf$',
+  'Disallow: /*?sessionid=',
+  'Allow: /*/public$',
+  'Disallow: /search',
+].join('\n');
+const site = Robots.parse(SITE).forAgent('ExampleBot');
+
+const PATHS = ['/', '/private/x', '/private/press/1', '/doc.pdf', '/doc.pdfx', '/a?sessionid=1', '/private/public', '/search?q', '/ok'];
+
+/** `count` URLs cycling through PATHS on a few hosts, some absolute, some relative. */
+function urls(count: number, pad = 0): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const path = PATHS[i % PATHS.length]!;
+    const tail = pad > 0 ? `${path.includes('?') ? '&' : '?'}p=${'x'.repeat(pad)}${i}` : '';
+    return i % 3 === 0 ? `${path}${tail}` : `https://h${i % 7}.example${path}${tail}`;
+  });
+}
+
+/** Verdicts and lines by explain(), one URL at a time: the oracle for every bulk path. */
+function oracle(matcher: AgentMatcher, list: readonly string[]): { verdicts: number[]; lines: number[] } {
+  const verdicts: number[] = [];
+  const lines: number[] = [];
+  for (const url of list) {
+    const e = matcher.explain(url);
+    verdicts.push(e.allowed ? 1 : 0);
+    lines.push(e.line);
+  }
+  return { verdicts, lines };
+}
+
+describe('matchBatch / decideBatch across chunk boundaries', () => {
+  const cases: [string, string[]][] = [
+    ['more URLs than one chunk (40,000 > 16,384)', urls(40_000)],
+    ['more characters than one chunk (3,000 URLs of ~200 chars)', urls(3_000, 180)],
+    ['one URL longer than a chunk (300 Ki chars) between short ones', [...urls(5), `/private/${'a'.repeat(300_000)}`, ...urls(5)]],
+    ['non-ASCII URLs in a chunk (re-encoded per URL)', urls(20_000).map((u, i) => (i % 1000 === 7 ? `${u}ツé` : u))],
+  ];
+  it.each(cases)('%s', (_name, list) => {
+    const expected = oracle(site, list);
+    expect(Array.from(site.matchBatch(list))).toEqual(expected.verdicts);
+    const decided = site.decideBatch(list);
+    expect(Array.from(decided.verdicts)).toEqual(expected.verdicts);
+    expect(Array.from(decided.lines)).toEqual(expected.lines);
+  });
+});
+
+describe('matchLines / decideLines across chunk boundaries', () => {
+  const list = urls(30_000, 3); // ~1 MB: four 256 KiB chunks
+  const cases: [string, string, string[]][] = [
+    ['LF, final line ending', `${list.join('\n')}\n`, list],
+    ['CRLF, no final line ending', list.join('\r\n'), list],
+    ['empty lines are judged as the URL ""', `/private/x\n\n\n/ok\n\n`, ['/private/x', '', '', '/ok', '']],
+    [
+      'a line longer than the chunk (600 KiB) between short ones',
+      `/ok\n/private/${'b'.repeat(600_000)}\r\n/private/x\n`,
+      ['/ok', `/private/${'b'.repeat(600_000)}`, '/private/x'],
+    ],
+    ['one unterminated line longer than the chunk', `/search/${'c'.repeat(300_000)}`, [`/search/${'c'.repeat(300_000)}`]],
+  ];
+  it.each(cases)('%s', (_name, text, expectedUrls) => {
+    const bytes = encoder.encode(text);
+    const expected = oracle(site, expectedUrls);
+    expect(Array.from(site.matchLines(bytes))).toEqual(expected.verdicts);
+    const decided = site.decideLines(bytes);
+    expect(Array.from(decided.verdicts)).toEqual(expected.verdicts);
+    expect(Array.from(decided.lines)).toEqual(expected.lines);
+  });
+});
+
+describe('out-buffer reuse', () => {
+  it('matchBatch writes only the first verdicts of a larger out, call after call', () => {
+    const out = new Uint8Array(10).fill(9);
+    expect(site.matchBatch(['/private/x', '/ok', '/doc.pdf'], out)).toBe(out);
+    expect(Array.from(out)).toEqual([0, 1, 0, 9, 9, 9, 9, 9, 9, 9]);
+    expect(site.matchBatch(['/ok'], out)).toBe(out);
+    expect(Array.from(out.subarray(0, 4))).toEqual([1, 1, 0, 9]);
+  });
+  it('matchLines reuses out across chunk-sized inputs', () => {
+    const list = urls(20_000);
+    const out = new Uint8Array(list.length + 5).fill(9);
+    const expected = oracle(site, list).verdicts;
+    for (let round = 0; round < 2; round++) {
+      expect(site.matchLines(encoder.encode(list.join('\n')), out)).toBe(out);
+      expect(Array.from(out.subarray(0, list.length))).toEqual(expected);
+      expect(Array.from(out.subarray(list.length))).toEqual([9, 9, 9, 9, 9]);
+    }
+  });
+});
+
+describe('decide* report the lines explain() reports', () => {
+  const bodies: [string, string][] = [
+    ['site', SITE],
+    ['equal-length allow and disallow (allow wins, earliest line)', 'User-agent: *\nDisallow: /a\nAllow: /a\nDisallow: /a*\nAllow: /a*\n'],
+    ['wildcards only', 'User-agent: *\nDisallow: /*x*y\nAllow: /*x*y$\nDisallow: /*%41\n'],
+  ];
+  const list = [...PATHS, '/axy', '/axyz', '/a', '/ab', '/%41', '/A', '/x/y', '/robots.txt'];
+  it.each(bodies)('%s', (_name, body) => {
+    for (const profile of ['rfc', 'google'] as const) {
+      const matcher = Robots.parse(body, { profile }).forAgent('ExampleBot');
+      const expected = oracle(matcher, list);
+      expect(Array.from(matcher.decideBatch(list).lines), profile).toEqual(expected.lines);
+      expect(Array.from(matcher.decideLines(encoder.encode(list.join('\n'))).lines), profile).toEqual(expected.lines);
+    }
+  });
+});
+
+/**
+ * Host k's robots.txt: `Disallow: /k<k>/` on line 2, then enough filler rules that 80
+ * such tables overflow the 1 MiB resident-table arena of the shared engine (forcing it
+ * to be emptied and grown).
+ */
+function hostBody(k: number, filler = 900): string {
+  const rules = Array.from({ length: filler }, (_, i) => `Disallow: /filler-${k}-${i}-${'z'.repeat(20)}/`);
+  return `User-agent: *\nDisallow: /k${k}/\nDisallow: /*.k${k}$\n${rules.join('\n')}\n`;
+}
+
+describe('many tables alternating (resident arena emptied and grown)', () => {
+  const HOSTS = 80;
+  const matchers = Array.from({ length: HOSTS }, (_, k) => Robots.parse(hostBody(k)).forAgent('ExampleBot'));
+  it('each table keeps its own verdicts whatever was used in between', () => {
+    const table0 = matchers[0]!.table.length;
+    expect(table0 * HOSTS).toBeGreaterThan(2 << 20); // really more than the first arena
+    for (let round = 0; round < 3; round++) {
+      for (let k = 0; k < HOSTS; k++) {
+        const j = (k * 7 + round) % HOSTS;
+        const got = matchers[j]!.decideBatch([`/k${j}/a`, `/k${(j + 1) % HOSTS}/a`, `/x.k${j}`, '/ok']);
+        expect(Array.from(got.verdicts), `host ${j}`).toEqual([0, 1, 0, 1]);
+        expect(Array.from(got.lines), `host ${j}`).toEqual([2, 0, 3, 0]);
+        expect(matchers[j]!.isAllowed(`/k${j}/b`)).toBe(false);
+      }
+    }
+  });
+});
+
+describe('classify rows: each line against its own host, hosts cached and evicted', () => {
+  // 60 tables of ~8 KiB against an engine whose arena starts at 16 KiB and stops growing
+  // at 64 KiB: the tables of one batch never fit at once, so the arena is emptied (and
+  // grown) in the middle of batches, moving the buffers the rows are made from.
+  const HOSTS = 60;
+  const bodies = new Map(Array.from({ length: HOSTS }, (_, k) => [`h${k}.example`, encoder.encode(hostBody(k, 120))]));
+  const matchers = new Map(Array.from(bodies, ([host, body]) => [host, Robots.parse(body).forAgent('ExampleBot')]));
+  const job = (cacheHosts: number, missing: 'allow' | 'disallow'): ClassifyJob => ({
+    kind: 'classify', robotsDir: '', agent: 'ExampleBot', profile: 'rfc', missing, cacheHosts, format: 'tsv', only: null,
+  });
+  // Random-ish host order, a host without robots.txt, a relative URL and upper-case hosts.
+  const lines = Array.from({ length: 6_000 }, (_, i) => {
+    const k = (i * 37) % (HOSTS + 1);
+    const host = k === HOSTS ? 'no-robots.example' : `${i % 5 === 0 ? 'H' : 'h'}${k}.example`;
+    if (i % 101 === 0) return `/k${k}/relative`;
+    return `https://${host}/${i % 2 === 0 ? `k${k}` : `k${k + 1}`}/${i}`;
+  });
+
+  it.each([
+    ['every host cached (cacheHosts 1,000)', 1_000],
+    ['LRU far smaller than the hosts (cacheHosts 3)', 3],
+  ])('%s', async (_name, cacheHosts) => {
+    for (const missing of ['allow', 'disallow'] as const) {
+      const engine = new WasmEngine({ arenaBytes: 16 << 10, arenaMaxBytes: 64 << 10 });
+      const processor = new ClassifyProcessor(job(cacheHosts, missing), { load: (host) => bodies.get(host) ?? null }, engine);
+      const result = await processor.process(encoder.encode(`${lines.join('\n')}\n`));
+      const rows = decoder.decode(Buffer.concat(result.rows)).split('\n');
+      expect(rows.pop()).toBe('');
+      expect(rows).toHaveLength(lines.length);
+      lines.forEach((url, i) => {
+        const host = /^https:\/\/([^/]+)/.exec(url)?.[1]?.toLowerCase() ?? '';
+        const matcher = matchers.get(host);
+        const e = matcher ? matcher.explain(url) : { allowed: missing === 'allow', line: 0 };
+        expect(rows[i], url).toBe(`${e.allowed ? 'allow' : 'disallow'}\t${e.line}\t${host}\t${url}`);
+      });
+      expect(result.allowed + result.disallowed).toBe(lines.length);
+    }
+  });
+});
