@@ -24,18 +24,6 @@ export interface BatchDecisions {
 
 const lineScratch = new Uint32Array(1);
 
-function countLines(bytes: Uint8Array): number {
-  let count = 0;
-  let at = bytes.indexOf(0x0a);
-  let last = -1;
-  while (at >= 0) {
-    count++;
-    last = at;
-    at = bytes.indexOf(0x0a, at + 1);
-  }
-  return last + 1 < bytes.length ? count + 1 : count;
-}
-
 /**
  * The rules that apply to one crawler, compiled once into a RuleTable and judged in
  * Wasm. Get one from `Robots.forAgent(userAgent)`.
@@ -144,9 +132,12 @@ export class AgentMatcher {
    */
   matchLines(bytes: Uint8Array, out?: Uint8Array): Uint8Array {
     expectBytes(bytes, 'bytes');
-    const verdicts = expectOut(out, countLines(bytes), 'out');
-    getEngine().matchLineChunk(this.table, bytes, true, verdicts, null, 0);
-    return verdicts;
+    if (out !== undefined) expectOut(out, 0, 'out'); // the type, before any work
+    const { count, verdicts } = getEngine().matchAllLines(this.table, bytes, false);
+    // Lines are counted by the matching pass itself; `out` is written only when it fits.
+    const result = expectOut(out, count, 'out');
+    result.set(verdicts);
+    return result;
   }
 
   /**
@@ -155,10 +146,7 @@ export class AgentMatcher {
    */
   decideLines(bytes: Uint8Array): BatchDecisions {
     expectBytes(bytes, 'bytes');
-    const n = countLines(bytes);
-    const verdicts = new Uint8Array(n);
-    const lines = new Uint32Array(n);
-    getEngine().matchLineChunk(this.table, bytes, true, verdicts, lines, 0);
-    return { verdicts, lines };
+    const result = getEngine().matchAllLines(this.table, bytes, true);
+    return { verdicts: result.verdicts.slice(), lines: result.lines!.slice() };
   }
 }

@@ -24,6 +24,7 @@
 // needs more room. Typed-array views are rebuilt after every memory.grow.
 import { WASM_BASE64 } from './wasm-bytes.js';
 import { FORMAT_VERSION, H_WILDCARD_COUNT } from './table/format.js';
+import { validateRuleTable } from './table/validate.js';
 
 interface WasmExports {
   readonly memory: WebAssembly.Memory;
@@ -189,6 +190,9 @@ export class WasmEngine {
   private slotsAt = 0;
   private rowsAt = 0;
   private rowsCap = 0;
+  /** Verdicts and lines of the last matchAllLines call (reused: valid until the next one). */
+  private allVerdicts = new Uint8Array(1024);
+  private allLines = new Uint32Array(1024);
   /** Span records of the last scanHosts call (reused: valid until the next one). */
   private spanCopy = new Uint32Array(0);
   /** The URLs of the chunk being copied (reused between calls). */
@@ -324,6 +328,9 @@ export class WasmEngine {
   }
 
   private admit(table: Uint8Array): Slot {
+    // The module trusts what it reads, and a table's array may have changed since it was
+    // built or validated: check it now (no other code runs until it is copied below).
+    validateRuleTable(table);
     const need = this.slotBytes(table);
     if (this.arenaUsed + need > this.arenaCap) {
       // Full: start a new epoch (every other slot becomes stale). The arena grows, while
@@ -426,6 +433,20 @@ export class WasmEngine {
     verdicts: Uint8Array, lines: Uint32Array | null, outIndex: number,
   ): LineChunkResult {
     let count = 0;
+    const consumed = this.eachLineChunk(table, bytes, final, lines !== null, (n) => {
+      verdicts.set(this.u8.subarray(this.outAt, this.outAt + n), outIndex + count);
+      if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + n), outIndex + count);
+      count += n;
+    });
+    return { count, consumed };
+  }
+
+  /**
+   * The loop behind the line paths: copies `bytes` in LINE_CHUNK_BYTES chunks (a line
+   * longer than a chunk gets a larger one), runs matchLines on each and calls `judged(n)`
+   * while the n verdicts (and lines) sit at outAt (linesAt). Returns the bytes covered.
+   */
+  private eachLineChunk(table: Uint8Array, bytes: Uint8Array, final: boolean, withLines: boolean, judged: (n: number) => void): number {
     let consumed = 0;
     while (consumed < bytes.length) {
       let take = Math.min(LINE_CHUNK_BYTES, bytes.length - consumed);
@@ -436,19 +457,45 @@ export class WasmEngine {
         this.reserve(take, take + 1);
         const { tableAt, indexAt } = this.slot(table);
         this.u8.set(bytes.subarray(consumed, consumed + take), this.inputAt);
-        n = this.exports.matchLines(tableAt, indexAt, this.inputAt, take, this.outAt, lines ? this.linesAt : 0, this.scratchAt, last ? 1 : 0);
+        n = this.exports.matchLines(tableAt, indexAt, this.inputAt, take, this.outAt, withLines ? this.linesAt : 0, this.scratchAt, last ? 1 : 0);
         used = this.exports.consumed();
         // A line longer than the chunk: retry with a chunk that reaches its end.
         if (n > 0 || consumed + take === bytes.length) break;
         take = Math.min(take * 2, bytes.length - consumed);
       }
       if (n === 0) break;
-      verdicts.set(this.u8.subarray(this.outAt, this.outAt + n), outIndex + count);
-      if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + n), outIndex + count);
-      count += n;
+      judged(n);
       consumed += used;
     }
-    return { count, consumed };
+    return consumed;
+  }
+
+  /**
+   * Judges every LF-separated line of `bytes` (a last line without a line break too)
+   * and returns the verdicts (and lines) as views of buffers this engine reuses: valid
+   * until its next call. The line count comes out of the same pass, so the caller needs
+   * no counting pass of its own.
+   */
+  matchAllLines(table: Uint8Array, bytes: Uint8Array, withLines: boolean): { count: number; verdicts: Uint8Array; lines: Uint32Array | null } {
+    let count = 0;
+    this.eachLineChunk(table, bytes, true, withLines, (n) => {
+      if (count + n > this.allVerdicts.length) {
+        const grown = new Uint8Array(Math.max(count + n, 2 * this.allVerdicts.length));
+        grown.set(this.allVerdicts.subarray(0, count));
+        this.allVerdicts = grown;
+      }
+      this.allVerdicts.set(this.u8.subarray(this.outAt, this.outAt + n), count);
+      if (withLines) {
+        if (count + n > this.allLines.length) {
+          const grown = new Uint32Array(Math.max(count + n, 2 * this.allLines.length));
+          grown.set(this.allLines.subarray(0, count));
+          this.allLines = grown;
+        }
+        this.allLines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + n), count);
+      }
+      count += n;
+    });
+    return { count, verdicts: this.allVerdicts.subarray(0, count), lines: withLines ? this.allLines.subarray(0, count) : null };
   }
 
   /** Hands the `written` bytes of the rows region to `sink`, or copies them into `rows`. */

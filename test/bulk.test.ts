@@ -190,4 +190,21 @@ describe('classify rows: each line against its own host, hosts cached and evicte
       expect(result.allowed + result.disallowed).toBe(lines.length);
     }
   });
+
+  it('waits for a source that answers asynchronously (as a fetching source would)', async () => {
+    const slow = { load: (host: string) => new Promise<Uint8Array | null>((resolve) => setTimeout(() => resolve(bodies.get(host) ?? null), 1)) };
+    const processor = new ClassifyProcessor(job(1_000, 'allow'), slow);
+    const some = lines.slice(0, 500);
+    for (let round = 0; round < 2; round++) {
+      const result = await processor.process(encoder.encode(some.join('\n')));
+      const rows = decoder.decode(Buffer.concat(result.rows)).split('\n');
+      rows.pop();
+      expect(rows).toHaveLength(some.length);
+      some.forEach((url, i) => {
+        const host = /^https:\/\/([^/]+)/.exec(url)?.[1]?.toLowerCase() ?? '';
+        const e = matchers.get(host)?.explain(url) ?? { allowed: true, line: 0 };
+        expect(rows[i], url).toBe(`${e.allowed ? 'allow' : 'disallow'}\t${e.line}\t${host}\t${url}`);
+      });
+    }
+  });
 });

@@ -45,7 +45,7 @@ export interface ChunkResult {
   readonly disallowed: number;
 }
 
-/** Turns chunks of complete lines into rows, in order. */
+/** Turns chunks of complete lines into rows, in order. Calls must not overlap (buffers are reused). */
 export interface ChunkProcessor {
   /** With a `sink`, rows are handed to it (views to copy) rather than returned. */
   process(chunk: Uint8Array, sink?: RowSink): ChunkResult | Promise<ChunkResult>;

@@ -3,7 +3,6 @@ import { Worker } from 'node:worker_threads';
 import type { Writable } from 'node:stream';
 import { completeLines } from './stream.js';
 import { createProcessor, type ChunkProcessor, type ChunkResult, type Job } from './jobs.js';
-import type { RowSink } from '../wasm.js';
 import type { RunTotals } from './output.js';
 import { OutputBuffer, writeAll } from './output.js';
 import { CliError } from './errors.js';
@@ -38,7 +37,6 @@ export type WorkerRequest = { readonly seq: number; readonly chunk: Uint8Array }
 export type WorkerReply =
   | { readonly seq: number; readonly result: ChunkResult }
   | { readonly seq: number; readonly error: { readonly message: string; readonly cli: boolean } };
-
 
 /** Worker threads each running the job's processor; results come back by sequence number. */
 class WorkerPool implements ChunkProcessor {
@@ -106,7 +104,9 @@ export async function runJob(job: Job, input: UrlInput, output: Writable, option
   const pool = options.workers > 1 ? new WorkerPool(job, options.workers) : null;
   const processor = pool ?? createProcessor(job);
   const inFlight: Promise<ChunkResult>[] = [];
-  const maxInFlight = 2 * options.workers;
+  // In this thread one chunk at a time: a processor reuses its buffers (and the reader
+  // its own), so the next chunk must not start while one is pending.
+  const maxInFlight = pool ? 2 * options.workers : 1;
   let bytesRead = 0;
   const emit = async (result: ChunkResult): Promise<void> => {
     for (const rows of result.rows) await writeAll(output, rows);

@@ -7,7 +7,10 @@ import type { WorkerReply, WorkerRequest } from './run.js';
 const port = parentPort!;
 const processor = createProcessor(workerData as Job);
 
-port.on('message', async ({ seq, chunk }: WorkerRequest) => {
+/** Chunks are processed one after another: a processor reuses its buffers between awaits. */
+let queue: Promise<void> = Promise.resolve();
+
+async function handle({ seq, chunk }: WorkerRequest): Promise<void> {
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {
@@ -19,4 +22,8 @@ port.on('message', async ({ seq, chunk }: WorkerRequest) => {
     reply = { seq, error: { message: (error as Error).message, cli: error instanceof CliError } };
   }
   port.postMessage(reply, transfer);
+}
+
+port.on('message', (request: WorkerRequest) => {
+  queue = queue.then(() => handle(request));
 });
