@@ -39,7 +39,7 @@ export function findDelimiter(p: usize, from: u32, end: u32): u32 {
 }
 
 /** What `findPathSpecial` stops at, besides '#'. */
-export const SPECIAL_ESCAPES: u32 = 1; // '%', '*', '$' and bytes ≥ 0x80 (RFC 9309 §2.2.2 normalization)
+export const SPECIAL_ESCAPES: u32 = 1; // '%', '*', '$', bytes ≥ 0x80 and octets outside URIs (RFC 9309 §2.2.2 normalization)
 export const SPECIAL_UPPER: u32 = 2;   // 'A'–'Z' (case-insensitive tables)
 export const SPECIAL_NUL: u32 = 4;     // NUL, which ends a C-string path (Google-compat)
 
@@ -63,6 +63,19 @@ export const SPECIAL_NUL: u32 = 4;     // NUL, which ends a C-string path (Googl
         v128.or(i8x16.eq(v, i8x16.splat(0x2a)), i8x16.eq(v, i8x16.splat(0x24))),
       );
       hit = v128.or(hit, i8x16.lt_s(v, i8x16.splat(0))); // ≥ 0x80
+      // Octets outside URIs (url.ts isOutsideUri). Over-reporting is harmless (the slow
+      // path copies such bytes unchanged), so ≤ 0x22 and 0x7B–0x7F are taken whole.
+      hit = v128.or(hit, v128.or(
+        i8x16.le_u(v, i8x16.splat(0x22)),
+        i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x7b)), i8x16.splat(5)),
+      ));
+      hit = v128.or(hit, v128.or(
+        v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x3e))),
+        v128.or(
+          v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
+          i8x16.eq(v, i8x16.splat(0x60)),
+        ),
+      ));
     }
     if (upper) hit = v128.or(hit, i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x41)), i8x16.splat(26)));
     if (nul) hit = v128.or(hit, i8x16.eq(v, i8x16.splat(0)));

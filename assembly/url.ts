@@ -27,6 +27,15 @@ const HEX_LOWER: usize = memory.data<u8>([
   return ((c | 0x20) - 0x61 < 26) || (c - 0x30 < 10) || c == 0x2d || c == 0x2e || c == 0x5f || c == 0x7e;
 }
 
+/**
+ * Octets RFC 3986 never allows in a URI: controls, space, DEL and `"<>\\^`{|}`. RFC 9309
+ * §2.2.2 compares percent-encoded forms, so both sides encode them (`/my file` ≡ `/my%20file`).
+ */
+@inline function isOutsideUri(c: u32): bool {
+  return c <= 0x20 || c == 0x7f || c == 0x22 || c == 0x3c || c == 0x3e || c == 0x5c || c == 0x5e ||
+    c == 0x60 || c - 0x7b < 3;
+}
+
 @inline function storeEscape(out: usize, c: u32, hex: usize): void {
   store<u8>(out, 0x25);
   store<u8>(out, load<u8>(hex + (c >> 4)), 1);
@@ -44,8 +53,8 @@ const HEX_LOWER: usize = memory.data<u8>([
  * Google-compat: without FLAG_NORMALIZE_URL the URL is compared as robots.cc does, and
  * robots.cc hands its matcher `path.c_str()`: a NUL byte in the path ends it.
  *
- * Fast path: a URL whose path holds nothing to rewrite (no '%', '*', '$', byte ≥ 0x80;
- * no uppercase for case-insensitive tables) is matched in place, found with two or three
+ * Fast path: a URL whose path holds nothing to rewrite (no '%', '*', '$', byte ≥ 0x80 or
+ * octet outside URIs; no uppercase for case-insensitive tables) is matched in place, found with two or three
  * SIMD scans and never copied. Every scan moves forward only: O(len).
  */
 export function preparePath(url: usize, len: u32, scratch: usize, flags: u32): void {
@@ -111,7 +120,9 @@ export function preparePath(url: usize, len: u32, scratch: usize, flags: u32): v
           continue;
         }
       }
-      if (c >= 0x80 || c == 0x2a || c == 0x24) {
+      // A '%' that starts no escape is itself encoded (RFC 3986 §2.4), as is every
+      // octet a URI cannot hold.
+      if (c >= 0x80 || c == 0x2a || c == 0x24 || c == 0x25 || isOutsideUri(c)) {
         storeEscape(o, c, hex);
         o += 3;
         continue;

@@ -20,6 +20,16 @@ export function isUnreserved(c: number): boolean {
     c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e;
 }
 
+/**
+ * Octets RFC 3986 never allows in a URI: controls, space, DEL and `"<>\\^`{|}`. RFC 9309
+ * §2.2.2 compares percent-encoded forms, so both sides encode them (`/my file` ≡ `/my%20file`).
+ * Mirrored by isOutsideUri in assembly/url.ts.
+ */
+export function isOutsideUri(c: number): boolean {
+  return c <= 0x20 || c === 0x7f || c === 0x22 || c === 0x3c || c === 0x3e || c === 0x5c || c === 0x5e ||
+    c === 0x60 || c === 0x7b || c === 0x7c || c === 0x7d;
+}
+
 /** A growable byte buffer; normalization output is at most 3× its input. */
 class ByteWriter {
   bytes: Uint8Array;
@@ -81,7 +91,8 @@ function upperHexDigit(c: number): number {
  * - octets ≥ 0x80 are percent-encoded;
  * - `%XX` naming an unreserved ASCII character is decoded (`%62%61%7A` → `baz`);
  * - other valid escapes are uppercased (`%2f` → `%2F`); a `%` not followed by two hex
- *   digits is kept as a literal `%`;
+ *   digits becomes `%25`, and octets a URI cannot hold (controls, space, DEL,
+ *   `"<>\\^`{|}`) are percent-encoded, as RFC 3986 requires;
  * - `*` stays a wildcard and a final `$` stays the end anchor; a `$` elsewhere is a
  *   literal and becomes `%24`, which is also what the URL side turns `$` into, so that
  *   `%2A`/`%24` in a rule match a literal `*`/`$` in the URL (§2.2.3).
@@ -93,12 +104,13 @@ export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
   let plain = true;
   for (let i = 0; i < n - 1; i++) {
     const c = pattern[i]!;
-    if (c >= 0x80 || c === PERCENT || c === DOLLAR) {
+    if (c >= 0x80 || c === PERCENT || c === DOLLAR || isOutsideUri(c)) {
       plain = false;
       break;
     }
   }
-  if (plain && (n === 0 || pattern[n - 1]! < 0x80 && pattern[n - 1] !== PERCENT)) return pattern;
+  const last = n === 0 ? 0x2f : pattern[n - 1]!;
+  if (plain && last < 0x80 && last !== PERCENT && !isOutsideUri(last)) return pattern;
   const out = new ByteWriter(n * 3);
   for (let i = 0; i < n; i++) {
     const c = pattern[i]!;
@@ -107,7 +119,8 @@ export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
       if (isUnreserved(v)) out.push(v);
       else out.pushEscape(v);
       i += 2;
-    } else if (c >= 0x80) {
+    } else if (c >= 0x80 || c === PERCENT || isOutsideUri(c)) {
+      // A '%' that starts no escape is itself encoded (RFC 3986 §2.4).
       out.pushEscape(c);
     } else if (c === DOLLAR && i !== n - 1) {
       out.pushEscape(c);

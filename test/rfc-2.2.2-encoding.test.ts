@@ -56,11 +56,22 @@ const unreservedRows: Row[] = [
   [allowOnly('/a%2fb'), 'FooBot', '/a%2Fb', true, '%2f in the rule is uppercased'],
   [allowOnly('/a%2Fb'), 'FooBot', '/a%2fb', { rfc: true, google: false }, '%2f in the URL is uppercased (rfc only)'],
   [allowOnly('/a%3Fb'), 'FooBot', '/a?b', false, '%3F does not match ?'],
-  // Not an escape: a "%" without two hex digits is a literal percent sign.
+  // Not an escape: a "%" without two hex digits is a literal percent sign; the rfc profile
+  // encodes it as %25 on both sides (RFC 3986 §2.4), so it matches itself and %25.
   [allowOnly('/100%'), 'FooBot', '/100%', true, 'trailing %'],
+  [allowOnly('/100%'), 'FooBot', '/100%25', true, 'a lone % is %25 in rfc (in google it is just a prefix)'],
+  [allowOnly('/100%25'), 'FooBot', '/100%', { rfc: true, google: false }, '%25 in the rule matches a lone % (rfc only)'],
   [allowOnly('/a%zz'), 'FooBot', '/a%zz', true, '% followed by non-hex'],
   [allowOnly('/a%4'), 'FooBot', '/a%4', true, '% followed by one hex digit at the end'],
-  [allowOnly('/a%2'), 'FooBot', '/a%2F', true, 'an incomplete escape is a literal prefix'],
+  [allowOnly('/a%2'), 'FooBot', '/a%2F', { rfc: false, google: true }, 'an incomplete escape is %25 in rfc, so no longer a prefix of %2F'],
+  // Octets RFC 3986 never allows in a URI compare in their percent-encoded form (rfc only).
+  [allowOnly('/my file'), 'FooBot', '/my%20file', { rfc: true, google: false }, 'a space in the rule matches %20'],
+  [allowOnly('/my%20file'), 'FooBot', '/my file', { rfc: true, google: false }, '%20 in the rule matches a raw space'],
+  [allowOnly('/a"b'), 'FooBot', '/a%22b', { rfc: true, google: false }, '" ≡ %22'],
+  [allowOnly('/a{b}|c'), 'FooBot', '/a%7Bb%7D%7Cc', { rfc: true, google: false }, '{ } | ≡ %7B %7D %7C'],
+  [allowOnly('/a^b`c\\d'), 'FooBot', '/a%5Eb%60c%5Cd', { rfc: true, google: false }, '^ ` \\ ≡ %5E %60 %5C'],
+  [allowOnly('/a<b>'), 'FooBot', '/a%3cb%3e', { rfc: true, google: false }, '< > ≡ %3C %3E, URL escapes uppercased'],
+  [allowOnly('/a~b'), 'FooBot', '/a%7Eb', { rfc: true, google: false }, 'unreserved ~ still decoded, not encoded'],
   // Non-ASCII octets of other scripts.
   [allowOnly('/é'), 'FooBot', '/%C3%A9', true, 'é (U+00E9) as UTF-8 escapes'],
   [allowOnly('/%C3%A9'), 'FooBot', '/é', { rfc: true, google: false }, 'é in the URL encoded (rfc only)'],

@@ -95,7 +95,8 @@ function isUnreservedOctet(c: number): boolean {
 /**
  * RFC 9309 §2.2.2/§2.2.3 normalization shared by patterns and URL paths:
  * `%XX` of an unreserved character is decoded, any other valid `%XX` has its hex
- * uppercased, a `%` without two hex digits stays, octets ≥ 0x80 are encoded. `$` is
+ * uppercased, a `%` without two hex digits becomes `%25`, octets ≥ 0x80 and octets
+ * outside URIs (controls, space, DEL, `"<>\\^`{|}`) are encoded. `$` is
  * encoded except a pattern's final one (the anchor); a URL's `*` is encoded so that
  * only a rule's `%2A` matches it, a pattern's `*` stays the wildcard.
  */
@@ -113,7 +114,9 @@ function normalizeRfc(bytes: Uint8Array, side: 'pattern' | 'url'): Uint8Array {
       continue;
     }
     const finalAnchor = side === 'pattern' && c === 0x24 && i === bytes.length - 1;
-    if (c >= 0x80 || (c === 0x24 && !finalAnchor) || (c === 0x2a && side === 'url')) escapeOctet(out, c);
+    // Octets RFC 3986 never allows in a URI, and a '%' that starts no escape, are encoded.
+    const outsideUri = c <= 0x20 || c === 0x7f || '"<>\\^`{|}%'.includes(String.fromCharCode(c));
+    if (c >= 0x80 || outsideUri || (c === 0x24 && !finalAnchor) || (c === 0x2a && side === 'url')) escapeOctet(out, c);
     else out.push(c);
   }
   return Uint8Array.from(out);
