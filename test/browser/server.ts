@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 /** A running server: `origin` is `http://127.0.0.1:PORT`; `close()` stops it. */
 export interface StaticServer {
@@ -56,18 +56,6 @@ export async function startStaticServer(mounts: Record<string, string>): Promise
       () => res.writeHead(404).end('not found'),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { origin, requests, close };
 }

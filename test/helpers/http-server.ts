@@ -1,6 +1,6 @@
 // Real node:http servers on 127.0.0.1 for the fetch tests: routes, request log, misbehaviours.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 import { gzipSync } from 'node:zlib';
 
 /** Answers one request. May leave the response open on purpose (see `hang`). */
@@ -47,23 +47,15 @@ export async function startServer(routes: Record<string, Handler> = {}): Promise
     const handler = table.get(path.split('?')[0]!) ?? status(404);
     handler(req, res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port, origin, close } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     localhostOrigin: `http://localhost:${port}`,
     port,
     requests,
     route: (path, handler) => void table.set(path, handler),
     hits: (path) => requests.filter((r) => r.path.split('?')[0] === path).length,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close,
   };
 }
 
