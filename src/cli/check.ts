@@ -1,15 +1,21 @@
-// `robotstxt check`: one robots.txt, one agent, URLs streamed from a file or stdin.
+// `robotstxt check`: one robots.txt (a file or a fetched URL), one agent, URLs streamed from a file or stdin.
 import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { Profile } from '../parse.js';
 import { runJob, type ProgressSink, type UrlInput } from './run.js';
 import { CHUNK_BYTES, readFileReusing } from './stream.js';
-import type { RowFormat } from './jobs.js';
+import type { CheckJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
 import { CliError } from './errors.js';
+import { defaultUserAgent, describeFetch, fetchCheckRobots, isRobotsUrl, type CliFetchOptions } from './fetch.js';
 
 export interface CheckOptions extends Partial<RowFormat> {
+  /** A robots.txt file, or an http(s) URL on the site whose /robots.txt is fetched. */
   readonly robotsPath: string;
+  /** How to fetch when `robotsPath` is a URL (User-Agent header, deadline). */
+  readonly fetch?: CliFetchOptions;
+  /** Told, in one line, when a fetched robots.txt was not `ok` (default: stderr). */
+  readonly onNote?: (line: string) => void;
   readonly agent: string;
   readonly profile: Profile;
   /** A file of URLs, or '-' / undefined for stdin. */
@@ -55,21 +61,36 @@ export async function withUrlInput<T>(
 }
 
 /**
+ * The rules `check` applies: a file's bytes, or for an http(s) URL the compiled table of
+ * whatever `fetchRobots` decided (RFC 9309 §2.3.1: a parsed file, allow-all when
+ * unavailable, disallow-all when unreachable), after a note when that was not `ok`.
+ */
+async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'robots' | 'table'>> {
+  if (!isRobotsUrl(options.robotsPath)) return { robots: readRobotsFile(options.robotsPath) };
+  const result = await fetchCheckRobots(options.robotsPath, options.fetch ?? { userAgent: defaultUserAgent() }, options.profile);
+  const note = describeFetch(result);
+  if (note !== null) (options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`)))(note);
+  // The compiled table is plain bytes: it travels to workers like a file's body would.
+  return { robots: new Uint8Array(0), table: result.robots.forAgent(options.agent).table };
+}
+
+/**
  * Runs `check`: every URL line against one robots.txt, one
  * `allow|disallow<TAB>LINE<TAB>URL` row (or JSON object) each, in input order.
  * Resolves with the totals once every row is written.
  * @example await runCheck({ robotsPath: 'robots.txt', agent: 'Googlebot', profile: 'rfc', urlsPath: 'urls.txt' }, process.stdin, process.stdout)
+ * @example await runCheck({ robotsPath: 'https://example.com/', agent: 'ExampleBot', profile: 'rfc', urlsPath: '-' }, process.stdin, process.stdout)
  */
 export async function runCheck(options: CheckOptions, stdin: Readable, stdout: Writable): Promise<RunTotals> {
-  const robots = readRobotsFile(options.robotsPath);
-  const job = {
+  const rules = await loadCheckRules(options);
+  const job: CheckJob = {
     kind: 'check',
-    robots,
+    ...rules,
     agent: options.agent,
     profile: options.profile,
     format: options.format ?? 'tsv',
     only: options.only ?? null,
-  } as const;
+  };
   return withUrlInput(options.urlsPath, stdin, options.chunkBytes, (input) =>
     runJob(job, input, stdout, {
       workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,

@@ -19,6 +19,8 @@ export interface RowFormat {
 export interface CheckJob extends RowFormat {
   readonly kind: 'check';
   readonly robots: Uint8Array;
+  /** Rules already compiled for `agent` (a fetched robots.txt); used instead of `robots`. */
+  readonly table?: Uint8Array;
   readonly agent: string;
   readonly profile: Profile;
 }
@@ -51,7 +53,11 @@ export interface ChunkProcessor {
   process(chunk: Uint8Array, sink?: RowSink): ChunkResult | Promise<ChunkResult>;
 }
 
-function rowOptions(job: RowFormat): number {
+/**
+ * The ROW_* options (src/wasm.ts) that write `job`'s format and keep its `--only` rows.
+ * @example rowOptions({ format: 'jsonl', only: null }) // ROW_JSONL
+ */
+export function rowOptions(job: RowFormat): number {
   let options = job.format === 'jsonl' ? ROW_JSONL : 0;
   if (job.only === 'allowed') options |= ROW_ONLY_ALLOWED;
   else if (job.only === 'disallowed') options |= ROW_ONLY_DISALLOWED;
@@ -64,7 +70,7 @@ class CheckProcessor implements ChunkProcessor {
   private readonly options: number;
 
   constructor(job: CheckJob) {
-    this.table = Robots.parse(job.robots, { profile: job.profile }).forAgent(job.agent).table;
+    this.table = job.table ?? Robots.parse(job.robots, { profile: job.profile }).forAgent(job.agent).table;
     this.options = rowOptions(job);
   }
 
@@ -93,12 +99,15 @@ interface HostEntry {
 }
 
 /** Longest host[:port] looked up: RFC 1035 names are at most 253 bytes. */
-const MAX_HOST_BYTES = 260;
+export const MAX_HOST_BYTES = 260;
 
 const latin1 = new TextDecoder('latin1');
 
-/** Whether bytes[start, start + key.length), ASCII-lowercased, equal `key`. */
-function sameHost(bytes: Uint8Array, start: number, length: number, key: Uint8Array): boolean {
+/**
+ * Whether bytes[start, start + length), ASCII-lowercased, equal `key`.
+ * @example sameHost(utf8('https://A.example/'), 8, 9, utf8('a.example')) // true
+ */
+export function sameHost(bytes: Uint8Array, start: number, length: number, key: Uint8Array): boolean {
   if (length !== key.length) return false;
   for (let k = 0; k < length; k++) {
     let c = bytes[start + k]!;

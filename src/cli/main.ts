@@ -9,11 +9,16 @@ import { CliError } from './errors.js';
 import { formatSummary, type RunTotals } from './output.js';
 import { TtyProgress } from './progress.js';
 import { CHUNK_BYTES } from './stream.js';
+import { checkUserAgent, defaultUserAgent, isRobotsUrl, type CliFetchOptions } from './fetch.js';
+import {
+  DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, formatFetchCounts, runFetchClassify,
+} from './fetch-classify.js';
 import type { Profile } from '../parse.js';
 
 const USAGE = `Usage:
-  robotstxt check    --robots FILE    --agent TOKEN [options] [URLS|-]
-  robotstxt classify --robots-dir DIR --agent TOKEN [options] [URLS|-]
+  robotstxt check    --robots FILE|URL --agent TOKEN [options] [URLS|-]
+  robotstxt classify --robots-dir DIR  --agent TOKEN [options] [URLS|-]
+  robotstxt classify --fetch           --agent TOKEN [options] [URLS|-]
 
 Reads one URL per line (from URLS, or stdin when URLS is '-' or absent) and prints one
 row per line, in input order:
@@ -24,15 +29,29 @@ URL against DIR/<host>.txt: the host lowercased, a :port written as _port
 (https://Example.com:8080/x -> example.com_8080.txt). A host without a file has no
 robots.txt (RFC 9309 "unavailable": allowed, unless --missing disallow).
 
+Fetching (check --robots http(s)://..., classify --fetch): the robots.txt of the URL's
+origin (scheme://host:port/robots.txt) is fetched. RFC 9309 decides what a failure
+means: 4xx -> every URL allowed, 5xx/network/timeout -> every URL disallowed. check says
+so in one line on stderr; classify counts the outcomes before the summary.
+
 Options:
   --profile rfc|google      rule semantics (default rfc: RFC 9309)
   --format tsv|jsonl        output rows (default tsv)
   --only allowed|disallowed print only those rows (a filter for pipelines)
-  --missing allow|disallow  classify: verdict for hosts without a file (default allow)
-  --cache-hosts N           classify: compiled hosts kept in memory (default ${DEFAULT_CACHE_HOSTS})
-  --workers N|auto          worker threads (default 1; auto = one per core)
-  --chunk-bytes N           input bytes per chunk handed to Wasm or a worker (default 1048576)
+  --missing allow|disallow  classify: verdict for hosts without a file (with --fetch: for
+                            lines without an http(s) origin, e.g. relative; default allow)
+  --cache-hosts N           classify: hosts kept compiled in memory (default ${DEFAULT_CACHE_HOSTS})
+  --workers N|auto          worker threads (default 1; auto = one per core; not with --fetch)
+  --chunk-bytes N           input bytes per chunk handed to Wasm or a worker
+                            (default 1048576; 65536 with --fetch)
   --quiet                   no progress bar and no summary line on stderr
+
+Fetching options:
+  --user-agent STRING       User-Agent header (default ${defaultUserAgent()})
+  --timeout-ms N            deadline per robots.txt, redirects included (default 30000)
+  --concurrency N           classify --fetch: robots.txt fetches at once (default ${DEFAULT_CONCURRENCY})
+  --max-delay-ms N          classify --fetch: cap on the crawl-delay honoured between two
+                            robots.txt requests to one host (default ${DEFAULT_MAX_DELAY_MS}; 0: never wait)
 
 A summary line (N urls, A allowed, D disallowed, T s, R urls/s) goes to stderr, with a
 progress bar while stderr is a terminal.`;
@@ -51,6 +70,21 @@ function positiveInteger(flag: string, value: string | undefined, fallback: numb
     throw new CliError(`--${flag} must be a positive integer${flag === 'workers' ? ' or auto' : ''}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** A number of milliseconds a timer can wait: setTimeout treats more than 2^31 - 1 as 1. */
+function milliseconds(flag: string, value: string | undefined, fallback: number, min: 0 | 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > 0x7fffffff) {
+    throw new CliError(`--${flag} must be an integer from ${min} to 2147483647 (ms), got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** Refuses flags that mean nothing in this mode, rather than ignoring them. */
+function refuse(values: Record<string, unknown>, flags: readonly string[], why: string): void {
+  for (const flag of flags) if (values[flag] !== undefined) throw new CliError(`--${flag} ${why}`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -78,6 +112,11 @@ async function main(argv: string[]): Promise<number> {
         workers: { type: 'string' },
         'chunk-bytes': { type: 'string' },
         quiet: { type: 'boolean' },
+        fetch: { type: 'boolean' },
+        'user-agent': { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        concurrency: { type: 'string' },
+        'max-delay-ms': { type: 'string' },
       },
     });
   } catch (error) {
@@ -86,13 +125,22 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parsed;
   if (values.agent === undefined) throw new CliError('--agent TOKEN is required');
   if (positionals.length > 1) throw new CliError(`expected at most one URLS argument, got ${positionals.length}`);
+  const fetching = command === 'check' ? values.robots !== undefined && isRobotsUrl(values.robots) : values.fetch === true;
+  if (!fetching) refuse(values, ['user-agent', 'timeout-ms'], 'applies only when fetching (check --robots http(s)://..., classify --fetch)');
+  if (command === 'check') refuse(values, ['fetch', 'concurrency', 'max-delay-ms'], 'belongs to classify --fetch');
+  else if (!fetching) refuse(values, ['concurrency', 'max-delay-ms'], 'belongs to classify --fetch');
+  const fetchOptions: CliFetchOptions = {
+    userAgent: values['user-agent'] === undefined ? defaultUserAgent() : checkUserAgent(values['user-agent']),
+    timeoutMs: milliseconds('timeout-ms', values['timeout-ms'], 30_000, 1),
+  };
   const common = {
     agent: values.agent,
     profile: oneOf<Profile>('profile', values.profile, ['rfc', 'google'], 'rfc'),
     format: oneOf<'tsv' | 'jsonl'>('format', values.format, ['tsv', 'jsonl'], 'tsv'),
     only: values.only === undefined ? null : oneOf<'allowed' | 'disallowed'>('only', values.only, ['allowed', 'disallowed'], 'allowed'),
     workers: positiveInteger('workers', values.workers, 1),
-    chunkBytes: positiveInteger('chunk-bytes', values['chunk-bytes'], CHUNK_BYTES),
+    // With --fetch, small chunks: rows flow while the window's hosts are being fetched.
+    chunkBytes: positiveInteger('chunk-bytes', values['chunk-bytes'], command === 'classify' && fetching ? FETCH_CHUNK_BYTES : CHUNK_BYTES),
     fdOutput: true,
     urlsPath: positionals[0],
   };
@@ -109,27 +157,46 @@ async function main(argv: string[]): Promise<number> {
   const started = performance.now();
 
   let totals: RunTotals;
+  let robotsLine: string | null = null;
   if (command === 'check') {
-    if (values['robots-dir'] !== undefined) throw new CliError('--robots-dir belongs to classify; check takes --robots FILE');
-    if (!values.robots) throw new CliError('--robots FILE is required');
-    totals = await runCheck({ ...common, robotsPath: values.robots, progress }, process.stdin, process.stdout);
+    if (values['robots-dir'] !== undefined) throw new CliError('--robots-dir belongs to classify; check takes --robots FILE|URL');
+    if (!values.robots) throw new CliError('--robots FILE|URL is required');
+    totals = await runCheck({ ...common, robotsPath: values.robots, fetch: fetchOptions, progress }, process.stdin, process.stdout);
   } else {
-    if (values.robots !== undefined) throw new CliError('--robots belongs to check; classify takes --robots-dir DIR');
-    if (!values['robots-dir']) throw new CliError('--robots-dir DIR is required');
-    totals = await runClassify(
-      {
-        ...common,
-        robotsDir: values['robots-dir'],
-        missing: oneOf<'allow' | 'disallow'>('missing', values.missing, ['allow', 'disallow'], 'allow'),
-        cacheHosts: positiveInteger('cache-hosts', values['cache-hosts'], DEFAULT_CACHE_HOSTS),
-        progress,
-      },
-      process.stdin,
-      process.stdout,
-    );
+    if (values.robots !== undefined) throw new CliError('--robots belongs to check; classify takes --robots-dir DIR or --fetch');
+    const classifyOptions = {
+      ...common,
+      missing: oneOf<'allow' | 'disallow'>('missing', values.missing, ['allow', 'disallow'], 'allow'),
+      cacheHosts: positiveInteger('cache-hosts', values['cache-hosts'], DEFAULT_CACHE_HOSTS),
+      progress,
+    };
+    if (fetching) {
+      if (values['robots-dir'] !== undefined) throw new CliError('--robots-dir and --fetch exclude each other: robots.txt comes from files or from the web');
+      // Fetching is I/O-bound and this thread formats millions of rows per second; workers
+      // would each need their own cache and politeness, so --fetch stays in one thread.
+      if (common.workers > 1) throw new CliError('--workers does not apply to --fetch (one thread; use --concurrency N for parallel fetches)');
+      const fetched = await runFetchClassify(
+        {
+          ...classifyOptions,
+          ...fetchOptions,
+          concurrency: positiveInteger('concurrency', values.concurrency, DEFAULT_CONCURRENCY),
+          maxDelayMs: milliseconds('max-delay-ms', values['max-delay-ms'], DEFAULT_MAX_DELAY_MS, 0),
+        },
+        process.stdin,
+        process.stdout,
+      );
+      totals = fetched;
+      robotsLine = formatFetchCounts(fetched.robots);
+    } else {
+      if (!values['robots-dir']) throw new CliError('--robots-dir DIR or --fetch is required');
+      totals = await runClassify({ ...classifyOptions, robotsDir: values['robots-dir'] }, process.stdin, process.stdout);
+    }
   }
   progress?.finish();
-  if (!quiet) process.stderr.write(`${formatSummary(totals, (performance.now() - started) / 1000)}\n`);
+  if (!quiet) {
+    if (robotsLine !== null) process.stderr.write(`${robotsLine}\n`);
+    process.stderr.write(`${formatSummary(totals, (performance.now() - started) / 1000)}\n`);
+  }
   return 0;
 }
 

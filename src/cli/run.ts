@@ -100,13 +100,41 @@ class WorkerPool implements ChunkProcessor {
  * @example await runJob(job, createReadStream('urls.txt'), process.stdout, { workers: 2 })
  */
 export async function runJob(job: Job, input: UrlInput, output: Writable, options: RunOptions): Promise<RunTotals> {
-  const totals: RunTotals = { urls: 0, allowed: 0, disallowed: 0 };
   const pool = options.workers > 1 ? new WorkerPool(job, options.workers) : null;
-  const processor = pool ?? createProcessor(job);
+  try {
+    if (pool !== null) return await runChunks(pool, input, output, { ...options, window: 2 * options.workers, fdOutput: false });
+    // In this thread one chunk at a time: a processor reuses its buffers (and the reader
+    // its own), so the next chunk must not start while one is pending.
+    return await runChunks(createProcessor(job), input, output, { ...options, window: 1 });
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** Options of {@link runChunks}. */
+export interface ChunkRunOptions {
+  /**
+   * Chunks whose rows may be pending at once (≥ 1). Above 1, `processor` calls overlap,
+   * so the processor must copy what it keeps of a chunk across an await (the reader
+   * reuses its buffer for the next chunk) and must not reuse result buffers.
+   */
+  readonly window: number;
+  readonly chunkBytes?: number;
+  /** See RunOptions.fdOutput; only used with a window of 1. */
+  readonly fdOutput?: boolean;
+  readonly progress?: ProgressSink | null;
+}
+
+/**
+ * Streams `input` through `processor` in chunks of complete lines, keeping up to
+ * `options.window` chunks in flight, and writes each chunk's rows once it and every
+ * chunk before it are done: output is in input order, memory bounded by the window.
+ * @example await runChunks(processor, { source: process.stdin, reused: false }, process.stdout, { window: 16 })
+ */
+export async function runChunks(processor: ChunkProcessor, input: UrlInput, output: Writable, options: ChunkRunOptions): Promise<RunTotals> {
+  const totals: RunTotals = { urls: 0, allowed: 0, disallowed: 0 };
   const inFlight: Promise<ChunkResult>[] = [];
-  // In this thread one chunk at a time: a processor reuses its buffers (and the reader
-  // its own), so the next chunk must not start while one is pending.
-  const maxInFlight = pool ? 2 * options.workers : 1;
+  const maxInFlight = Math.max(1, options.window);
   let bytesRead = 0;
   const emit = async (result: ChunkResult): Promise<void> => {
     for (const rows of result.rows) await writeAll(output, rows);
@@ -121,7 +149,7 @@ export async function runJob(job: Job, input: UrlInput, output: Writable, option
   };
 
   try {
-    if (pool === null && options.fdOutput === true) {
+    if (maxInFlight === 1 && options.fdOutput === true) {
       // In this thread, to a file descriptor: rows are copied into one reused buffer. Once
       // a write returns with nothing queued (files, and pipes and terminals on Linux are
       // written synchronously) the buffer is free again; otherwise the stream keeps it
@@ -140,7 +168,10 @@ export async function runJob(job: Job, input: UrlInput, output: Writable, option
     }
     for await (const chunk of completeLines(input.source, options.chunkBytes, input.reused)) {
       bytesRead += chunk.length;
-      inFlight.push(Promise.resolve(processor.process(chunk)));
+      const pending = Promise.resolve(processor.process(chunk));
+      // Settled by emit later; until then a failure must not count as unhandled.
+      pending.catch(() => undefined);
+      inFlight.push(pending);
       // Results are written strictly in submission order, which is input order.
       while (inFlight.length >= maxInFlight) await emit(await inFlight.shift()!);
     }
@@ -148,7 +179,6 @@ export async function runJob(job: Job, input: UrlInput, output: Writable, option
   } finally {
     // Settle abandoned results so a failure does not surface as an unhandled rejection.
     for (const p of inFlight) p.catch(() => undefined);
-    await pool?.close();
   }
   return totals;
 }

@@ -9,8 +9,10 @@ import { CliError } from './errors.js';
  * `:port` kept. `null` means the host has no robots.txt (RFC 9309 §2.3.1.3 "unavailable"):
  * classify then allows everything, or disallows with `--missing disallow`.
  *
- * A fetching source (RFC 9309 §2.3.1: `https://<host>/robots.txt`, with its own cache and
- * politeness) fits here unchanged: `load` may return a promise.
+ * `load` may return a promise. Fetching (`classify --fetch`) does not go through this
+ * seam: its rules belong to an origin, scheme included (RFC 9309 §2.3), and every fetch
+ * outcome already is rules (allow-all, disallow-all), so it has its own processor that
+ * asks an `OriginRobots` (src/cli/fetch-classify.ts).
  * @example
  * const source: RobotsSource = { load: (host) => host === 'example.com' ? utf8('User-agent: *\nDisallow: /') : null };
  */

@@ -1,0 +1,94 @@
+// What the CLI fetches over HTTP: its User-Agent, `check --robots URL`, and the one-line status notes.
+import { readFileSync } from 'node:fs';
+import { fetchRobots, type RobotsFetchResult } from '../fetch/index.js';
+import type { Profile } from '../parse.js';
+import { CliError } from './errors.js';
+
+/** Fetch settings shared by `check --robots URL` and `classify --fetch`. */
+export interface CliFetchOptions {
+  /** The whole `User-Agent` header (`--user-agent`). */
+  readonly userAgent: string;
+  /** Deadline for one robots.txt exchange, redirects and body included (`--timeout-ms`). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Whether `--robots` names a URL to fetch rather than a file: it starts with `http://` or
+ * `https://` (any case).
+ * @example isRobotsUrl('https://example.com/robots.txt') // true
+ * @example isRobotsUrl('robots.txt') // false
+ */
+export function isRobotsUrl(value: string): boolean {
+  return /^https?:\/\//i.test(value);
+}
+
+let packageVersion: string | undefined;
+
+/**
+ * The default `User-Agent` header: `robotstxt-wasm/<version of this package>`.
+ * @example defaultUserAgent() // 'robotstxt-wasm/0.1.0'
+ */
+export function defaultUserAgent(): string {
+  if (packageVersion === undefined) {
+    // src/cli/ and dist/cli/ both sit two levels below package.json.
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    packageVersion = typeof manifest.version === 'string' ? manifest.version : '0.0.0';
+  }
+  return `robotstxt-wasm/${packageVersion}`;
+}
+
+/**
+ * Checks a `--user-agent` value the way the HTTP layer will: non-empty, no control
+ * characters (RFC 9110 §5.5: a field value has no CR, LF or NUL).
+ * @example checkUserAgent('ExampleBot/1.0 (+https://example.com/bot)') // returns it unchanged
+ */
+export function checkUserAgent(value: string): string {
+  if (value.trim() === '') throw new CliError('--user-agent must not be empty');
+  if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) throw new CliError(`--user-agent must not contain control characters, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/**
+ * What a fetch that did not end with `ok` means for the verdicts, as one line for stderr.
+ * Returns null for `ok`.
+ * @example
+ * describeFetch(result) // 'http://127.0.0.1:8080/robots.txt: unavailable (HTTP 404, client-error): RFC 9309 §2.3.1.3, every URL is allowed'
+ */
+export function describeFetch(result: RobotsFetchResult): string | null {
+  if (result.status === 'ok') {
+    // RFC 9309 §2.5: content past the parsing limit is ignored; say so, it changes verdicts.
+    return result.truncated ? `${result.url}: longer than the parsing limit, rules after ${result.byteLength} bytes were ignored (RFC 9309 §2.5)` : null;
+  }
+  const how = [
+    result.httpStatus === undefined ? undefined : `HTTP ${result.httpStatus}`,
+    result.reason,
+    result.error,
+  ].filter((part) => part !== undefined).join(', ');
+  // RFC 9309 §2.3.1.3: unavailable → MAY access any resource; §2.3.1.4: unreachable → MUST
+  // assume complete disallow.
+  const meaning = result.status === 'unavailable' ? 'RFC 9309 §2.3.1.3, every URL is allowed' : 'RFC 9309 §2.3.1.4, every URL is disallowed';
+  return `${result.url}: ${result.status} (${how}): ${meaning}`;
+}
+
+/**
+ * Fetches the robots.txt of the site of `url` for `check --robots URL` (RFC 9309 §2.3:
+ * always `scheme://authority/robots.txt`, whatever path `url` has). Never fails because of
+ * the network: the result's `robots` stand for every outcome. An invalid URL is a CliError.
+ * @example const { robots, status } = await fetchCheckRobots('https://example.com/', { userAgent: defaultUserAgent() }, 'rfc');
+ */
+export async function fetchCheckRobots(url: string, options: CliFetchOptions, profile: Profile): Promise<RobotsFetchResult> {
+  let robotsUrl: URL;
+  try {
+    robotsUrl = new URL(url);
+  } catch {
+    throw new CliError(`--robots ${JSON.stringify(url)} is not a valid URL`);
+  }
+  if (robotsUrl.hostname === '') throw new CliError(`--robots ${JSON.stringify(url)} has no host`);
+  try {
+    return await fetchRobots(robotsUrl, { userAgent: options.userAgent, timeoutMs: options.timeoutMs, profile });
+  } catch (error) {
+    // Only invalid arguments reject (fetchRobots maps every network outcome to a status).
+    if (error instanceof TypeError || error instanceof RangeError) throw new CliError(`cannot fetch --robots ${url}: ${error.message}`);
+    throw error;
+  }
+}
