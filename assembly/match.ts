@@ -47,24 +47,39 @@ const I_HEADER: u32 = 16;
   return <u64>1 << <u64>(((a << 2) ^ b) & 63);
 }
 
-/** Scratch for 16 pair hashes (one vector); the module runs one call at a time. */
-const PAIR_HASHES: usize = memory.data(16, 16);
+/** Lane numbers 0‥15, to tell the lanes of a vector step that hold real pairs. */
+const LANE_IDS: usize = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
 
 /**
  * The set of adjacent byte pairs of p[0, n): the 6-bit hashes of 16 pairs are computed
- * in one vector step, then OR-ed into the set. Reads up to 16 bytes past p + n.
+ * in one vector step and OR-ed into the set straight from two 64-bit lane words (i64.shl
+ * takes its count mod 64, so each byte's hash is used as the word shifts down), with no
+ * memory round trip and no per-lane branch. Lanes past the last pair repeat lane 0's
+ * pair, so the set never holds a pair the path lacks. Reads up to 16 bytes past p + n.
  */
 function pairSet(p: usize, n: u32): u64 {
-  let set: u64 = 0;
-  // Invariant: set holds the pairs starting in p[0, i). ⌈(n − 1) / 16⌉ vector steps.
+  let set0: u64 = 0;
+  let set1: u64 = 0;
+  const ids = v128.load(LANE_IDS);
+  // Invariant: set0 | set1 holds the pairs starting in p[0, i). ⌈(n − 1) / 16⌉ vector steps.
   for (let i: u32 = 0; i + 1 < n; i += 16) {
     const a = v128.load(p + i);
     const b = v128.load(p + i + 1);
-    v128.store(PAIR_HASHES, v128.and(v128.xor(i8x16.shl(a, 2), b), i8x16.splat(63)));
+    let h = v128.and(v128.xor(i8x16.shl(a, 2), b), i8x16.splat(63));
     const lanes = min<u32>(16, n - 1 - i);
-    for (let j: u32 = 0; j < lanes; j++) set |= <u64>1 << <u64>load<u8>(PAIR_HASHES + j);
+    h = v128.bitselect(h, i8x16.swizzle(h, i8x16.splat(0)), i8x16.lt_u(ids, i8x16.splat(<u8>lanes)));
+    let lo = i64x2.extract_lane(h, 0);
+    let hi = i64x2.extract_lane(h, 1);
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
+    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi;
   }
-  return set;
+  return set0 | set1;
 }
 
 /** Bytes `indexTable` writes for `table`. */

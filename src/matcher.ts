@@ -4,6 +4,7 @@ import { bytesToText, type RuleRecord } from './groups.js';
 import { getEngine } from './wasm.js';
 import { describe, expectString, expectBytes, expectOut } from './errors.js';
 import { validateRuleTable } from './table/validate.js';
+import { compileRules } from './compile.js';
 
 /** Why a URL is allowed or not. */
 export interface Explanation {
@@ -23,6 +24,15 @@ export interface BatchDecisions {
 }
 
 const lineScratch = new Uint32Array(1);
+
+/**
+ * The table `compileAgentMatcher` has just encoded, set only while it runs the
+ * constructor: such a table is valid by construction and referenced nowhere else, so the
+ * constructor neither validates nor copies it. Any other table (the public constructor)
+ * is checked and copied. The engine still validates every table when it enters Wasm
+ * memory, since `matcher.table` is reachable and could be changed afterwards.
+ */
+let encodedHere: Uint8Array | null = null;
 
 /**
  * The rules that apply to one crawler, compiled once into a RuleTable and judged in
@@ -55,8 +65,13 @@ export class AgentMatcher {
     if (profile !== 'rfc' && profile !== 'google') {
       throw new TypeError(`profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
     }
-    validateRuleTable(table);
     if (!Array.isArray(rules)) throw new TypeError(`rules must be an array, got ${describe(rules)}`);
+    if (encodedHere !== null && table === encodedHere) {
+      // The library's own, fresh table (compileAgentMatcher): valid by construction.
+      this.table = table;
+      return;
+    }
+    validateRuleTable(table);
     // A copy of the bytes validated above (the typed-array constructor runs no user code):
     // the caller's array may change later, the matcher's cannot.
     this.table = new Uint8Array(table);
@@ -148,5 +163,27 @@ export class AgentMatcher {
     expectBytes(bytes, 'bytes');
     const result = getEngine().matchAllLines(this.table, bytes, true);
     return { verdicts: result.verdicts.slice(), lines: result.lines!.slice() };
+  }
+}
+
+/**
+ * Compiles `rules` (the lines that apply to `userAgent`, in file order) into a RuleTable
+ * and wraps it in an AgentMatcher without the constructor's validation and copy: the
+ * table was encoded right here and nothing else holds it. Internal (used by
+ * `Robots.forAgent`, not re-exported by src/index.ts).
+ * @example
+ * const m = compileAgentMatcher('ExampleBot', 'rfc', robots.rulesFor('ExampleBot'));
+ * m.isAllowed('/private/x'); // false when a `disallow: /private` applies
+ */
+export function compileAgentMatcher(userAgent: string, profile: Profile, rules: readonly RuleRecord[]): AgentMatcher {
+  const encoded = compileRules(rules, profile);
+  // The encoder may return a view of a larger buffer: trim it, as the constructor's copy
+  // did, so a cached matcher holds no slack.
+  const table = encoded.byteLength === encoded.buffer.byteLength ? encoded : encoded.slice();
+  encodedHere = table;
+  try {
+    return new AgentMatcher(userAgent, profile, table, rules);
+  } finally {
+    encodedHere = null;
   }
 }

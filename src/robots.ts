@@ -1,8 +1,7 @@
 // Robots: one parsed robots.txt, its groups and records, and per-crawler matchers on demand.
 import { lexRobots, type Profile, type RobotsLineHandler } from './parse.js';
 import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
-import { compileRules } from './compile.js';
-import { AgentMatcher, type Explanation } from './matcher.js';
+import { compileAgentMatcher, type AgentMatcher, type Explanation } from './matcher.js';
 import { describe, expectBytes, expectString } from './errors.js';
 import { AcapCollector, type AcapPolicy } from './acap/index.js';
 
@@ -168,7 +167,8 @@ export class Robots {
     let matcher = this.matchers.get(key);
     if (matcher) return matcher;
     const rules = this.rulesFor(userAgent);
-    matcher = new AgentMatcher(userAgent, this.profile, compileRules(rules, this.profile), rules);
+    // The library's own freshly encoded table: the constructor's validation is for foreign tables.
+    matcher = compileAgentMatcher(userAgent, this.profile, rules);
     if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
     this.matchers.set(key, matcher);
     return matcher;

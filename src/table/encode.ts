@@ -24,6 +24,8 @@ interface TrieNode {
   src: Uint8Array;
   start: number;
   end: number;
+  /** src[start]: the byte children are sorted and found by (kept here: one load, not two). */
+  first: number;
   /** Null for leaves, which are most nodes. */
   children: TrieNode[] | null;
   prefixAllow: number;
@@ -50,7 +52,7 @@ const DOLLAR = 0x24;
 const EMPTY = new Uint8Array(0);
 
 function newNode(src: Uint8Array, start: number, end: number): TrieNode {
-  return { src, start, end, children: null, prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0, at: 0 };
+  return { src, start, end, first: start < end ? src[start]! : 0, children: null, prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0, at: 0 };
 }
 
 /** Earliest line wins: RFC 9309 leaves equal rules to us; robots.cc keeps the first. */
@@ -88,16 +90,21 @@ function insertRule(root: TrieNode, p: Uint8Array, len: number, anchored: boolea
     let child: TrieNode | undefined;
     let at = 0;
     // Children stay sorted by first byte (a split keeps its head's first byte), so the
-    // scan stops at the first larger byte, which is also where a new leaf goes.
+    // search finds the first child whose byte is not smaller, which is also where a new
+    // leaf goes: a linear scan for short lists, a binary search for wide nodes (the
+    // root's `/` node of a large file has dozens of children).
     if (children !== null) {
-      for (; at < children.length; at++) {
-        const candidate = children[at]!;
-        const first = candidate.src[candidate.start]!;
-        if (first >= c) {
-          if (first === c) child = candidate;
-          break;
+      let hi = children.length;
+      if (hi > 8) {
+        while (at < hi) {
+          const mid = (at + hi) >>> 1;
+          if (children[mid]!.first < c) at = mid + 1;
+          else hi = mid;
         }
+      } else {
+        while (at < hi && children[at]!.first < c) at++;
       }
+      if (at < children.length && children[at]!.first === c) child = children[at];
     } else {
       children = node.children = [];
     }
@@ -115,6 +122,7 @@ function insertRule(root: TrieNode, p: Uint8Array, len: number, anchored: boolea
       // The rule leaves the label part-way: split it into a shared head and the old tail.
       const head = newNode(child.src, child.start, child.start + k);
       child.start += k;
+      child.first = child.src[child.start]!;
       head.children = [child];
       children[at] = head;
       child = head;
@@ -286,7 +294,7 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
     words[w + F.N_PREFIX_DISALLOW / 4] = node.prefixDisallow;
     words[w + F.N_EXACT_ALLOW / 4] = node.exactAllow;
     words[w + F.N_EXACT_DISALLOW / 4] = node.exactDisallow;
-    table[firstBytesOffset + k] = labelLength > 0 ? node.src[node.start]! : 0;
+    table[firstBytesOffset + k] = node.first;
     childCursor += childCount;
   }
   return byteLength === table.length ? table : table.subarray(0, byteLength);
