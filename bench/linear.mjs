@@ -13,8 +13,7 @@
 // growth factor from the previous row, and per peer the log-log slope (1 = linear in that
 // quantity, 2 = quadratic, 0 = flat). Every peer that finishes must give the same verdict.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { availableParallelism, cpus } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { machine } from './lib.mjs';
 
 const ENGINES = ['wasm', 'position-set', 'robots-parser', 'regex'];
 const ORIGIN = 'http://example.com';
@@ -188,16 +187,6 @@ async function workerMain() {
 // ---------------------------------------------------------------------------------------
 // Main thread: one worker per (engine, scenario), stopped at the budget.
 
-function machine() {
-  let model = cpus()[0]?.model ?? 'unknown CPU';
-  try {
-    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-    if (m) model = m[1];
-  } catch {
-    // not Linux
-  }
-  return `nproc ${availableParallelism()}, ${model}, node ${process.version}, ${process.platform}-${process.arch}`;
-}
 
 function parseArgs(argv) {
   const args = { smoke: false, budget: null };

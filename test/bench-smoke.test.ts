@@ -31,3 +31,13 @@ describe('npm run bench, smoke mode', () => {
     expect(row).toMatch(/\s\d+\s+[\d.]+ [kMG]?\s+[\d.]+\s+[\d.]+×\s+[\d.]+×/);
   });
 });
+
+describe('bench/linear.mjs, smoke mode', () => {
+  const run = spawnSync(process.execPath, [join(root, 'bench', 'linear.mjs'), '--smoke'], { cwd: root, encoding: 'utf8', timeout: 90_000 });
+
+  it('exits 0 and prints the machine and a slope row per table', () => {
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^machine: nproc \d+, .+, node v\d+/m);
+    expect(run.stdout).toMatch(/^\s*slope\s+-?[\d.]+/m);
+  });
+});
