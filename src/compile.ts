@@ -1,8 +1,9 @@
 // Compiles the rules that apply to one crawler into a RuleTable, as the profile says.
 import type { Profile } from './parse.js';
 import type { RuleRecord } from './groups.js';
-import { normalizePattern } from './normalize.js';
-import { encodeRuleTable, type TableRule } from './table/encode.js';
+import { normalizePattern, normalizePatternRfc, RFC_PATTERN_BYTE } from './normalize.js';
+import { encodeRuleTable, encodeScannedRules, type TableRule } from './table/encode.js';
+import { expectBytes } from './errors.js';
 import { FLAG_IMPLICIT_ROBOTS_TXT, FLAG_NORMALIZE_URL } from './table/format.js';
 
 const SLASH = 0x2f;
@@ -56,7 +57,55 @@ export function tableRules(records: readonly RuleRecord[], profile: Profile): Ta
   return out;
 }
 
-/** The RuleTable for `records` under `profile`. */
+const STAR = 0x2a;
+
+function indexOfStar(pattern: Uint8Array): number {
+  for (let i = 0; i < pattern.length; i++) if (pattern[i] === STAR) return i;
+  return -1;
+}
+
+/** Reused across calls (compileRules is synchronous and never re-entered). */
+let starScratch = new Int32Array(256);
+
+/**
+ * The RuleTable for `records` under `profile`.
+ * @example compileRules([{ allow: false, pattern: utf8('/private'), line: 2 }], 'rfc')
+ */
 export function compileRules(records: readonly RuleRecord[], profile: Profile): Uint8Array {
-  return encodeRuleTable(tableRules(records, profile), { flags: profileFlags(profile) });
+  if (profile !== 'rfc') return encodeRuleTable(tableRules(records, profile), { flags: profileFlags(profile) });
+  // The rfc profile's tableRules, with one scan per pattern that both decides whether it
+  // needs normalization (most do not) and finds its first `*` for the encoder.
+  const out: TableRule[] = [];
+  if (starScratch.length < records.length) starScratch = new Int32Array(Math.max(records.length, starScratch.length * 2));
+  const stars = starScratch;
+  for (const r of records) {
+    const p = r.pattern;
+    expectBytes(p, 'pattern');
+    const n = p.length;
+    // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
+    if (n === 0) continue;
+    let star = -1;
+    let plain = true;
+    for (let i = 0; i < n; i++) {
+      const kind = RFC_PATTERN_BYTE[p[i]!];
+      if (kind === 0) continue;
+      if (kind === 2) {
+        if (star < 0) star = i;
+      } else if (p[i] !== DOLLAR || i !== n - 1) {
+        // normalizePatternRfc keeps a final `$` (the end anchor) and rewrites the rest.
+        plain = false;
+        break;
+      }
+    }
+    if (plain) {
+      stars[out.length] = star;
+      out.push(r);
+      continue;
+    }
+    const pattern = normalizePatternRfc(p);
+    if (pattern.length === 0) continue;
+    stars[out.length] = indexOfStar(pattern);
+    out.push({ allow: r.allow, pattern, line: r.line });
+  }
+  return encodeScannedRules(out, stars, { flags: profileFlags('rfc') });
 }

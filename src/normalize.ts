@@ -30,6 +30,17 @@ export function isOutsideUri(c: number): boolean {
     c === 0x60 || c === 0x7b || c === 0x7c || c === 0x7d;
 }
 
+/**
+ * Byte classes of an RFC pattern: 1 = normalizePatternRfc may rewrite it (≥ 0x80, `%`,
+ * `$`, octets outside URIs), 2 = `*` (kept: the wildcard), 0 = kept as is. Shared with
+ * compile.ts, whose one scan per rule both checks a pattern and finds its wildcard.
+ * @example RFC_PATTERN_BYTE[0x2a] // 2: `*`
+ */
+export const RFC_PATTERN_BYTE = new Uint8Array(256);
+for (let c = 0; c < 256; c++) {
+  RFC_PATTERN_BYTE[c] = c >= 0x80 || c === PERCENT || c === DOLLAR || isOutsideUri(c) ? 1 : c === STAR ? 2 : 0;
+}
+
 /** A growable byte buffer; normalization output is at most 3× its input. */
 class ByteWriter {
   bytes: Uint8Array;
@@ -102,15 +113,15 @@ export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
   expectBytes(pattern, 'pattern');
   const n = pattern.length;
   let plain = true;
+  // One table load per byte: most patterns are plain and returned as they are.
   for (let i = 0; i < n - 1; i++) {
-    const c = pattern[i]!;
-    if (c >= 0x80 || c === PERCENT || c === DOLLAR || isOutsideUri(c)) {
+    if (RFC_PATTERN_BYTE[pattern[i]!] === 1) {
       plain = false;
       break;
     }
   }
   const last = n === 0 ? 0x2f : pattern[n - 1]!;
-  if (plain && last < 0x80 && last !== PERCENT && !isOutsideUri(last)) return pattern;
+  if (plain && (RFC_PATTERN_BYTE[last] !== 1 || last === DOLLAR)) return pattern;
   const out = new ByteWriter(n * 3);
   for (let i = 0; i < n; i++) {
     const c = pattern[i]!;

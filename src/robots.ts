@@ -23,16 +23,19 @@ const MATCHER_CACHE_SIZE = 64;
 
 const encoder = new TextEncoder();
 
-/** Sends every lexer event to several handlers, so one pass serves REP and extensions. */
+/**
+ * Sends every lexer event to the REP collector and then the ACAP collector, so one pass
+ * serves both (direct calls: this runs once per line).
+ */
 class TeeHandler implements RobotsLineHandler {
-  constructor(private readonly targets: readonly RobotsLineHandler[]) {}
-  userAgent(v: Uint8Array, l: number): void { for (const t of this.targets) t.userAgent(v, l); }
-  allow(v: Uint8Array, l: number): void { for (const t of this.targets) t.allow(v, l); }
-  disallow(v: Uint8Array, l: number): void { for (const t of this.targets) t.disallow(v, l); }
-  sitemap(v: Uint8Array, l: number): void { for (const t of this.targets) t.sitemap(v, l); }
-  other(k: Uint8Array, v: Uint8Array, l: number): void { for (const t of this.targets) t.other(k, v, l); }
-  comment(v: Uint8Array, l: number): void { for (const t of this.targets) t.comment?.(v, l); }
-  invalid(v: Uint8Array, l: number): void { for (const t of this.targets) t.invalid?.(v, l); }
+  constructor(private readonly rep: RobotsLineHandler, private readonly acap: RobotsLineHandler) {}
+  userAgent(v: Uint8Array, l: number): void { this.rep.userAgent(v, l); this.acap.userAgent(v, l); }
+  allow(v: Uint8Array, l: number): void { this.rep.allow(v, l); this.acap.allow(v, l); }
+  disallow(v: Uint8Array, l: number): void { this.rep.disallow(v, l); this.acap.disallow(v, l); }
+  sitemap(v: Uint8Array, l: number): void { this.rep.sitemap(v, l); this.acap.sitemap(v, l); }
+  other(k: Uint8Array, v: Uint8Array, l: number): void { this.rep.other(k, v, l); this.acap.other(k, v, l); }
+  comment(v: Uint8Array, l: number): void { this.rep.comment?.(v, l); this.acap.comment?.(v, l); }
+  invalid(v: Uint8Array, l: number): void { this.rep.invalid?.(v, l); this.acap.invalid?.(v, l); }
 }
 
 function checkOptions(options: unknown): { profile: Profile; maxBytes: number } {
@@ -120,7 +123,11 @@ export class Robots {
   ) {
     this.groups = collector.groups;
     this.sitemaps = collector.sitemaps;
-    this.others = [...collector.looseOthers, ...collector.groups.flatMap((g) => g.others)].sort((a, b) => a.line - b.line);
+    // Loose records first, then each group's, then sorted by line (a stable sort): most
+    // files have few or none, so no per-group arrays are built to gather them.
+    const others = collector.looseOthers.slice();
+    for (const group of collector.groups) for (const record of group.others) others.push(record);
+    this.others = others.sort((a, b) => a.line - b.line);
     this.ignoredRuleLines = collector.orphanRuleLines;
     this.acap = acap.finish(this);
   }
@@ -135,7 +142,7 @@ export class Robots {
     const { bytes, truncated } = limitBody(body, maxBytes);
     const collector = new GroupCollector(profile);
     const acap = new AcapCollector();
-    const lineCount = lexRobots(bytes, new TeeHandler([collector, acap]), profile);
+    const lineCount = lexRobots(bytes, new TeeHandler(collector, acap), profile);
     return new Robots(profile, collector, acap, bytes.length, truncated, lineCount);
   }
 

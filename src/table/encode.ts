@@ -32,8 +32,6 @@ interface TrieNode {
   prefixDisallow: number;
   exactAllow: number;
   exactDisallow: number;
-  /** Pool offset of the label, set while writing. */
-  at: number;
 }
 
 interface WildcardRule {
@@ -52,7 +50,7 @@ const DOLLAR = 0x24;
 const EMPTY = new Uint8Array(0);
 
 function newNode(src: Uint8Array, start: number, end: number): TrieNode {
-  return { src, start, end, first: start < end ? src[start]! : 0, children: null, prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0, at: 0 };
+  return { src, start, end, first: start < end ? src[start]! : 0, children: null, prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0 };
 }
 
 /** Earliest line wins: RFC 9309 leaves equal rules to us; robots.cc keeps the first. */
@@ -111,8 +109,11 @@ function insertRule(root: TrieNode, p: Uint8Array, len: number, anchored: boolea
     if (child === undefined) {
       const leaf = newNode(p, i, len);
       mark(leaf, anchored, allow, line);
-      if (at === children.length) children.push(leaf);
-      else children.splice(at, 0, leaf);
+      // Open a slot at `at` by hand: cheaper than splice for these short lists.
+      let j = children.length;
+      children.push(leaf);
+      for (; j > at; j--) children[j] = children[j - 1]!;
+      children[at] = leaf;
       return created + 1;
     }
     const labelLength = child.end - child.start;
@@ -133,16 +134,17 @@ function insertRule(root: TrieNode, p: Uint8Array, len: number, anchored: boolea
   }
 }
 
-/** Writes KMP failure links of seg = src[start, end) as u32 at out[at >> 2 …]. */
-function writeFailureLinks(src: Uint8Array, start: number, end: number, out: DataView, at: number): void {
+/** Writes KMP failure links of seg = src[start, end) as u32 at words[at …] (a word index). */
+function writeFailureLinks(src: Uint8Array, start: number, end: number, words: Uint32Array, at: number): void {
   const m = end - start;
   if (m === 0) return;
-  out.setUint32(at, 0, true);
+  words[at] = 0;
   let k = 0;
   for (let q = 1; q < m; q++) {
-    while (k > 0 && src[start + q] !== src[start + k]) k = out.getUint32(at + (k - 1) * 4, true);
-    if (src[start + q] === src[start + k]) k++;
-    out.setUint32(at + q * 4, k, true);
+    const c = src[start + q];
+    while (k > 0 && c !== src[start + k]) k = words[at + k - 1]!;
+    if (c === src[start + k]) k++;
+    words[at + q] = k;
   }
 }
 
@@ -178,37 +180,48 @@ function indexOfStar(pattern: Uint8Array, length: number): number {
  * table.length; // 48-byte header + nodes + pool
  */
 export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOptions): Uint8Array {
+  return encodeScannedRules(rules, null, options);
+}
+
+/**
+ * encodeRuleTable for a caller that has already scanned each pattern: `stars[i]` is the
+ * index of the first `*` in `rules[i].pattern`, or -1 (null: scan here). compile.ts finds
+ * it in the same pass that checks whether a pattern needs normalization.
+ * @example encodeScannedRules([{ allow: false, pattern: utf8('/a*b'), line: 2 }], Int32Array.of(2), { flags: 0 })
+ */
+export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Array | null, options: EncodeOptions): Uint8Array {
   const root = newNode(EMPTY, 0, 0);
   let nodeCount = 1;
   const wild: WildcardRule[] = [];
-  let labelBytes = 0;
   let segmentCount = 0;
-  let segmentBytes = 0;
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index]!;
     const p = rule.pattern;
     const anchored = p.length > 0 && p[p.length - 1] === DOLLAR;
     const length = anchored ? p.length - 1 : p.length;
-    const star = indexOfStar(p, length);
+    // A final `$` is not a `*`: the first `*` of the pattern is the first before it.
+    const star = stars === null ? indexOfStar(p, length) : stars[index]!;
     if (star < 0 && !options.allWildcard) {
       nodeCount += insertRule(root, p, length, anchored, rule.allow, rule.line);
-      labelBytes += length;
       continue;
     }
     // A plain rule forced into the list (allWildcard) is a single segment: a prefix.
     const bounds = star < 0 ? [0, length] : segmentBounds(p, length);
     segmentCount += bounds.length / 2;
-    segmentBytes += length;
     wild.push({ pattern: p, bounds, anchored, allow: rule.allow, line: rule.line, priority: p.length, id: rule.id ?? index });
   }
 
   // Breadth-first numbering keeps every node's children contiguous (and sorted by first
-  // byte, as inserted): the matcher binary-searches them.
+  // byte, as inserted): the matcher binary-searches them. The same walk totals the labels
+  // (shared prefixes are stored once, so only the trie knows how many bytes they take).
   const order: TrieNode[] = new Array<TrieNode>(nodeCount);
   order[0] = root;
   let filled = 1;
+  let labelBytes = 0;
   for (let k = 0; k < filled; k++) {
-    const children = order[k]!.children;
+    const node = order[k]!;
+    labelBytes += node.end - node.start;
+    const children = node.children;
     if (children === null) continue;
     for (let c = 0; c < children.length; c++) order[filled++] = children[c]!;
   }
@@ -221,48 +234,78 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
   const segmentsOffset = wildcardsOffset + wild.length * F.WILDCARD_SIZE;
   const poolOffset = segmentsOffset + segmentCount * F.SEGMENT_SIZE;
   // Pool: labels, then each segment's bytes followed by its 4-aligned failure links.
-  const poolCapacity = labelBytes + segmentBytes + segmentCount * 3 + segmentBytes * 4;
-  const table = new Uint8Array(poolOffset + ((poolCapacity + 3) & ~3));
-  const v = new DataView(table.buffer);
+  // Sizing the table exactly spares the caller a trimming copy.
+  let byteLength = poolOffset + labelBytes;
+  for (let k = 0; k < wild.length; k++) {
+    const bounds = wild[k]!.bounds;
+    for (let s = 0; s < bounds.length; s += 2) {
+      const m = bounds[s + 1]! - bounds[s]!;
+      byteLength = ((byteLength + m + 3) & ~3) + m * 4;
+    }
+  }
+  byteLength = (byteLength + 3) & ~3;
+  const table = new Uint8Array(byteLength);
+  // Every u32 field of the format is 4-aligned: one platform-order view writes them all
+  // (typed arrays use the platform's byte order, little-endian wherever Wasm runs).
+  const u32 = new Uint32Array(table.buffer);
 
+  // One pass per node: its label into the pool, its record, its first byte.
   let pool = poolOffset;
-  for (const node of order) {
-    node.at = pool;
-    if (node.end - node.start > 16) {
-      table.set(node.src.subarray(node.start, node.end), pool);
-      pool += node.end - node.start;
+  let childCursor = 1;
+  for (let k = 0; k < order.length; k++) {
+    const node = order[k]!;
+    const src = node.src;
+    const start = node.start;
+    const end = node.end;
+    const w = (nodesOffset + k * F.NODE_SIZE) >> 2;
+    const childCount = node.children === null ? 0 : node.children.length;
+    u32[w + F.N_LABEL_OFFSET / 4] = pool;
+    u32[w + F.N_LABEL_LENGTH / 4] = end - start;
+    u32[w + F.N_FIRST_CHILD / 4] = childCount > 0 ? childCursor : 0;
+    u32[w + F.N_CHILD_COUNT / 4] = childCount;
+    u32[w + F.N_PREFIX_ALLOW / 4] = node.prefixAllow;
+    u32[w + F.N_PREFIX_DISALLOW / 4] = node.prefixDisallow;
+    u32[w + F.N_EXACT_ALLOW / 4] = node.exactAllow;
+    u32[w + F.N_EXACT_DISALLOW / 4] = node.exactDisallow;
+    table[firstBytesOffset + k] = node.first;
+    childCursor += childCount;
+    if (end - start > 16) {
+      table.set(new Uint8Array(src.buffer, src.byteOffset + start, end - start), pool);
+      pool += end - start;
     } else {
-      for (let i = node.start; i < node.end; i++) table[pool++] = node.src[i]!;
+      for (let i = start; i < end; i++) table[pool++] = src[i]!;
     }
   }
   let segIndex = 0;
-  wild.forEach((w, k) => {
+  for (let k = 0; k < wild.length; k++) {
+    const w = wild[k]!;
     const at = wildcardsOffset + k * F.WILDCARD_SIZE;
     const count = w.bounds.length / 2;
-    v.setUint32(at + F.W_LINE, w.line, true);
-    v.setUint32(at + F.W_PRIORITY, w.priority, true);
-    v.setUint32(at + F.W_FIRST_SEGMENT, segIndex, true);
-    v.setUint32(at + F.W_SEGMENT_COUNT, count, true);
-    v.setUint8(at + F.W_KIND, w.allow ? F.KIND_ALLOW : F.KIND_DISALLOW);
-    v.setUint8(at + F.W_ANCHORED, w.anchored ? 1 : 0);
-    v.setUint32(at + F.W_ID, w.id, true);
+    u32[(at + F.W_LINE) >> 2] = w.line;
+    u32[(at + F.W_PRIORITY) >> 2] = w.priority;
+    u32[(at + F.W_FIRST_SEGMENT) >> 2] = segIndex;
+    u32[(at + F.W_SEGMENT_COUNT) >> 2] = count;
+    table[at + F.W_KIND] = w.allow ? F.KIND_ALLOW : F.KIND_DISALLOW;
+    table[at + F.W_ANCHORED] = w.anchored ? 1 : 0;
+    u32[(at + F.W_ID) >> 2] = w.id;
+    const pattern = w.pattern;
     for (let s = 0; s < count; s++) {
       const start = w.bounds[2 * s]!;
       const end = w.bounds[2 * s + 1]!;
       const bytesAt = pool;
-      for (let i = start; i < end; i++) table[pool++] = w.pattern[i]!;
+      for (let i = start; i < end; i++) table[pool++] = pattern[i]!;
       pool = (pool + 3) & ~3;
-      writeFailureLinks(w.pattern, start, end, v, pool);
-      const rec = segmentsOffset + (segIndex + s) * F.SEGMENT_SIZE;
-      v.setUint32(rec + F.S_BYTES_OFFSET, bytesAt, true);
-      v.setUint32(rec + F.S_LENGTH, end - start, true);
-      v.setUint32(rec + F.S_FAIL_OFFSET, pool, true);
+      writeFailureLinks(pattern, start, end, u32, pool >> 2);
+      const rec = (segmentsOffset + (segIndex + s) * F.SEGMENT_SIZE) >> 2;
+      u32[rec + F.S_BYTES_OFFSET / 4] = bytesAt;
+      u32[rec + F.S_LENGTH / 4] = end - start;
+      u32[rec + F.S_FAIL_OFFSET / 4] = pool;
       pool += (end - start) * 4;
     }
     segIndex += count;
-  });
-  const byteLength = (pool + 3) & ~3;
+  }
 
+  const v = new DataView(table.buffer);
   v.setUint32(F.H_MAGIC, F.TABLE_MAGIC, true);
   v.setUint16(F.H_VERSION, F.FORMAT_VERSION, true);
   v.setUint16(F.H_FLAGS, options.flags, true);
@@ -276,26 +319,5 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
   v.setUint32(F.H_SEGMENTS_OFFSET, segmentsOffset, true);
   v.setUint32(F.H_POOL_OFFSET, poolOffset, true);
   v.setUint32(F.H_POOL_LENGTH, byteLength - poolOffset, true);
-
-  // Node records are 4-aligned u32 runs: a Uint32Array view writes them in place
-  // (typed arrays use the platform's byte order, little-endian wherever Wasm runs).
-  const words = new Uint32Array(table.buffer, nodesOffset, order.length * (F.NODE_SIZE / 4));
-  let childCursor = 1;
-  for (let k = 0; k < order.length; k++) {
-    const node = order[k]!;
-    const w = k * (F.NODE_SIZE / 4);
-    const labelLength = node.end - node.start;
-    const childCount = node.children === null ? 0 : node.children.length;
-    words[w + F.N_LABEL_OFFSET / 4] = node.at;
-    words[w + F.N_LABEL_LENGTH / 4] = labelLength;
-    words[w + F.N_FIRST_CHILD / 4] = childCount > 0 ? childCursor : 0;
-    words[w + F.N_CHILD_COUNT / 4] = childCount;
-    words[w + F.N_PREFIX_ALLOW / 4] = node.prefixAllow;
-    words[w + F.N_PREFIX_DISALLOW / 4] = node.prefixDisallow;
-    words[w + F.N_EXACT_ALLOW / 4] = node.exactAllow;
-    words[w + F.N_EXACT_DISALLOW / 4] = node.exactDisallow;
-    table[firstBytesOffset + k] = node.first;
-    childCursor += childCount;
-  }
-  return byteLength === table.length ? table : table.subarray(0, byteLength);
+  return table;
 }
