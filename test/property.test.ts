@@ -172,6 +172,26 @@ function checkScenario(scenario: Scenario): void {
   }
 }
 
+/**
+ * In both profiles, the table validates and decideBatch gives the reference's verdict and
+ * line for every URL; a mismatch throws with everything needed to reproduce it.
+ */
+function decideBatchAgrees(body: string | Uint8Array, agent: string, urls: string[], shownBody: string): void {
+  for (const profile of PROFILES) {
+    const ref = ReferenceRobots.parse(body, { profile });
+    const m = Robots.parse(body, { profile }).forAgent(agent);
+    validateRuleTable(m.table);
+    const decided = m.decideBatch(urls);
+    urls.forEach((url, i) => {
+      const want = ref.explain(url, agent);
+      const got = { allowed: decided.verdicts[i] === 1, line: decided.lines[i] };
+      if (got.allowed !== want.allowed || got.line !== want.line) {
+        throw new Error(`decideBatch, profile ${profile}, agent ${JSON.stringify(agent)}, url ${JSON.stringify(url)}, body ${shownBody}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+      }
+    });
+  }
+}
+
 describe('differential: Wasm paths vs the reference matcher', () => {
   it(`${RUNS} generated robots.txt bodies × ${URLS_PER_RUN} URLs × both profiles agree on verdict, line and rule`, () => {
     counted.cases = 0;
@@ -217,19 +237,7 @@ describe('differential: binary bodies (random bytes) vs the reference matcher', 
   it(`${Math.ceil(RUNS / 4)} random byte bodies: never throw, agree with the reference`, () => {
     fc.assert(
       fc.property(binaryBody, fc.constantFrom(...AGENTS), fc.array(urlText, { minLength: 10, maxLength: 10 }), (body, agent, urls) => {
-        for (const profile of PROFILES) {
-          const ref = ReferenceRobots.parse(body, { profile });
-          const m = Robots.parse(body, { profile }).forAgent(agent);
-          validateRuleTable(m.table);
-          const decided = m.decideBatch(urls);
-          urls.forEach((url, i) => {
-            const want = ref.explain(url, agent);
-            const got = { allowed: decided.verdicts[i] === 1, line: decided.lines[i] };
-            if (got.allowed !== want.allowed || got.line !== want.line) {
-              throw new Error(`decideBatch, profile ${profile}, agent ${JSON.stringify(agent)}, url ${JSON.stringify(url)}, body ${showBody(body)}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
-            }
-          });
-        }
+        decideBatchAgrees(body, agent, urls, showBody(body));
       }),
       { numRuns: Math.ceil(RUNS / 4), seed: SEED },
     );
@@ -247,19 +255,7 @@ describe('differential: dense rule sets over a tiny alphabet (trie and wildcard 
   it(`${Math.ceil(RUNS / 4)} dense bodies × 40 URLs × both profiles`, () => {
     fc.assert(
       fc.property(denseBody, fc.constantFrom('FooBot', 'BarBot', 'qux'), fc.array(tinyUrl, { minLength: 40, maxLength: 40 }), (body, agent, urls) => {
-        for (const profile of PROFILES) {
-          const ref = ReferenceRobots.parse(body, { profile });
-          const m = Robots.parse(body, { profile }).forAgent(agent);
-          validateRuleTable(m.table);
-          const decided = m.decideBatch(urls);
-          urls.forEach((url, i) => {
-            const want = ref.explain(url, agent);
-            const got = { allowed: decided.verdicts[i] === 1, line: decided.lines[i] };
-            if (got.allowed !== want.allowed || got.line !== want.line) {
-              throw new Error(`decideBatch, profile ${profile}, agent ${JSON.stringify(agent)}, url ${JSON.stringify(url)}, body ${JSON.stringify(body)}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
-            }
-          });
-        }
+        decideBatchAgrees(body, agent, urls, JSON.stringify(body));
       }),
       { numRuns: Math.ceil(RUNS / 4), seed: SEED },
     );
