@@ -148,6 +148,19 @@ describe('new AgentMatcher(userAgent, profile, table, rules): the public constru
   it('a valid table is accepted and matches', () => {
     expect(new AgentMatcher('bot', 'google', valid, []).isAllowed('/zababx')).toBe(false);
   });
+  /** The table as constructed decides (/zababx is disallowed), or a RangeError: never a Wasm trap. */
+  function expectSafeVerdictOrRangeError(m: AgentMatcher): void {
+    let error: unknown = null;
+    let verdict: boolean | undefined;
+    try {
+      verdict = m.isAllowed('/zababx');
+    } catch (e) {
+      error = e;
+    }
+    expect(error instanceof WebAssembly.RuntimeError, String(error)).toBe(false);
+    if (error === null) expect(verdict).toBe(false);
+    else expect(error).toBeInstanceOf(RangeError);
+  }
   it('a table changed after construction never reaches the Wasm matcher unchecked', () => {
     // The caller keeps its array: corrupting it before the first match must give either the
     // verdict of the table as constructed (a private copy) or a RangeError, never a Wasm trap.
@@ -155,30 +168,12 @@ describe('new AgentMatcher(userAgent, profile, table, rules): the public constru
     const m = new AgentMatcher('bot', 'google', mine, []);
     // Wildcard records 2 GB away: any read of them is outside Wasm memory.
     new DataView(mine.buffer).setUint32(F.H_WILDCARDS_OFFSET, 0x7ffffff0, true);
-    let error: unknown = null;
-    let verdict: boolean | undefined;
-    try {
-      verdict = m.isAllowed('/zababx');
-    } catch (e) {
-      error = e;
-    }
-    expect(error instanceof WebAssembly.RuntimeError, String(error)).toBe(false);
-    if (error === null) expect(verdict).toBe(false);
-    else expect(error).toBeInstanceOf(RangeError);
+    expectSafeVerdictOrRangeError(m);
   });
   it('nor does a change to matcher.table itself (the bytes are reachable, so they are checked when they enter Wasm memory)', () => {
     const m = new AgentMatcher('bot', 'google', valid.slice(), []);
     new DataView(m.table.buffer, m.table.byteOffset).setUint32(F.H_WILDCARDS_OFFSET, 0x7ffffff0, true);
-    let error: unknown = null;
-    let verdict: boolean | undefined;
-    try {
-      verdict = m.isAllowed('/zababx');
-    } catch (e) {
-      error = e;
-    }
-    expect(error instanceof WebAssembly.RuntimeError, String(error)).toBe(false);
-    if (error === null) expect(verdict).toBe(false);
-    else expect(error).toBeInstanceOf(RangeError);
+    expectSafeVerdictOrRangeError(m);
   });
 });
 
