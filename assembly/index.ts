@@ -1,6 +1,6 @@
 // The Wasm ABI: plain numbers in and out, one call per batch; layout in src/wasm.ts.
 import { decide, decidedLine, collectMatches as collect } from './match';
-export { indexBytes, indexTable } from './match';
+export { indexBytes, indexBytesFor, indexTable } from './match';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { isRobotsTxtPath, pathLen, pathPtr, preparePath } from './url';

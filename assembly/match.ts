@@ -12,10 +12,14 @@
 // nothing backtracks.
 //
 // Why fast: a per-table RuleIndex (built once by `indexTable`, kept next to the table)
-// holds each wildcard rule's priority and a 64-bit set of the byte pairs its pieces
-// contain. One pass over the path builds the same set for the path; a rule whose pairs
-// are not all present cannot match, and two rules are tested per vector step. On the
-// corpus's real URLs that rejects about 98% of (URL, wildcard rule) pairs.
+// turns each wildcard rule into four one-byte necessary conditions, laid out so that 16
+// rules are tested in a handful of vector operations: its pieces' bytes include certain
+// "class bytes" (8 bytes chosen per table as the rarest ones its rules need), the path
+// is at least as long as its pieces, the path's second byte is its first piece's second
+// byte, and an anchored rule's last byte ends the path. One pass over the path builds the
+// path's class set (two table lookups per 16 bytes). Only the rules passing all four are
+// matched for real; on the bench's 100-rule file that is about one rule per URL.
+
 import { lanesBelow } from './scan';
 import {
   H_FIRST_BYTES_OFFSET, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -29,89 +33,233 @@ import {
 export let decidedLine: u32 = 0;
 
 // RuleIndex: derived from a table by `indexTable`, kept next to it by the host (it is not
-// part of the table format). Mirrored by src/wasm.ts (indexBytesFor).
-//    0 u32 count       wildcard rules
-//    4 u32 reserved    (16-byte header)
-//   16 u64 pairs[count rounded up to even]   byte-pair set of each rule's pieces (pairBit);
-//                                            the padding entry is all ones
-//    … u32 prios[count]                      copy of each W_PRIORITY, in table order
-const I_HEADER: u32 = 16;
-
-/** Offset of prios[] in a RuleIndex of `count` rules. */
-@inline function priosOffset(count: u32): u32 {
-  return I_HEADER + ((count + 1) & ~1) * 8;
-}
-
-/** The bit of the pair (a, b): a cheap hash into 6 bits (i64.shl takes its count mod 64). */
-@inline function pairBit(a: u32, b: u32): u64 {
-  return <u64>1 << <u64>(((a << 2) ^ b) & 63);
-}
-
-/** Lane numbers 0‥15, to tell the lanes of a vector step that hold real pairs. */
-const LANE_IDS: usize = memory.data<u8>([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+// part of the table format). src/wasm.ts sizes it with `indexBytesFor`.
+//    0 u32 count          wildcard rules
+//    4 u32 blockCount     ⌈count / 16⌉
+//    8 u8[8] classBytes   the class bytes (class b is bit b); unused classes repeat byte 0
+//   16 v128 classLow      nibble tables of the class bytes: byte c is in class b when
+//   32 v128 classHigh     bit b is set in classHigh[c >> 4] and classLow[c & 15]
+//   48 blocks[blockCount], BLOCK_SIZE bytes each, rules 16 × block … 16 × block + 15
+//      (in table order, so priorities descend across blocks), one byte lane per rule:
+//        0 v128 required    class bits of the bytes the rule's pieces contain
+//       16 v128 minLength   bytes of its pieces, capped at 254
+//       32 v128 second      second byte of its first piece …
+//       48 v128 secondAny   … or 0xff in this lane when the first piece is shorter than 2
+//       64 v128 third       third byte of its first piece …
+//       80 v128 thirdAny    … or 0xff when the first piece is shorter than 3
+//       96 v128 last        last byte of an anchored rule's last piece …
+//      112 v128 lastAny     … or 0xff when the rule is not anchored or the piece is empty
+//      128 v128 penult      the byte before it …
+//      144 v128 penultAny   … or 0xff when that piece is shorter than 2
+//      160 i32 prios[16]    W_PRIORITY of each rule (lanes past `count`: -1)
+const I_HEADER: u32 = 48;
+const I_CLASS_BYTES: u32 = 8;
+const I_CLASS_LOW: u32 = 16;
+const I_CLASS_HIGH: u32 = 32;
+const BLOCK_SIZE: u32 = 224;
+const B_REQUIRED: u32 = 0;
+const B_MIN_LENGTH: u32 = 16;
+const B_SECOND: u32 = 32;
+const B_SECOND_ANY: u32 = 48;
+const B_THIRD: u32 = 64;
+const B_THIRD_ANY: u32 = 80;
+const B_LAST: u32 = 96;
+const B_LAST_ANY: u32 = 112;
+const B_PENULT: u32 = 128;
+const B_PENULT_ANY: u32 = 144;
+const B_PRIOS: u32 = 160;
+const CLASS_COUNT: u32 = 8;
+const MIN_LENGTH_CAP: u32 = 254;
 
 /**
- * The set of adjacent byte pairs of p[0, n): the 6-bit hashes of 16 pairs are computed
- * in one vector step and OR-ed into the set straight from two 64-bit lane words (i64.shl
- * takes its count mod 64, so each byte's hash is used as the word shifts down), with no
- * memory round trip and no per-lane branch. Lanes past the last pair repeat lane 0's
- * pair, so the set never holds a pair the path lacks. Reads up to 16 bytes past p + n.
+ * How rare byte c is in URL paths (higher: rarer), the class-byte choice's only prior.
+ * Letters follow their rough frequency in English words; '/' and digits are everywhere;
+ * query and escape punctuation is rare.
  */
-function pairSet(p: usize, n: u32): u64 {
-  let set0: u64 = 0;
-  let set1: u64 = 0;
-  const ids = v128.load(LANE_IDS);
-  // Invariant: set0 | set1 holds the pairs starting in p[0, i). ⌈(n − 1) / 16⌉ vector steps.
-  for (let i: u32 = 0; i + 1 < n; i += 16) {
-    const a = v128.load(p + i);
-    const b = v128.load(p + i + 1);
-    let h = v128.and(v128.xor(i8x16.shl(a, 2), b), i8x16.splat(63));
-    const lanes = min<u32>(16, n - 1 - i);
-    h = v128.bitselect(h, i8x16.swizzle(h, i8x16.splat(0)), i8x16.lt_u(ids, i8x16.splat(<u8>lanes)));
-    let lo = i64x2.extract_lane(h, 0);
-    let hi = i64x2.extract_lane(h, 1);
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi; lo >>= 8; hi >>= 8;
-    set0 |= <u64>1 << lo; set1 |= <u64>1 << hi;
+function rarity(c: u32): u32 {
+  if (c == 0x2f) return 0;                  // '/'
+  if (c - 0x30 < 10) return 4;              // digits
+  if (c - 0x61 < 26) return 10 + <u32>load<u8>(LETTER_RARITY + c - 0x61);
+  if (c - 0x41 < 26) return 30;             // uppercase
+  if (c == 0x2d) return 8;                  // '-'
+  if (c == 0x2e) return 12;                 // '.'
+  if (c == 0x5f) return 24;                 // '_'
+  if (c == 0x3d) return 40;                 // '='
+  if (c == 0x3f) return 44;                 // '?'
+  if (c == 0x26) return 48;                 // '&'
+  return 56;                                // '%', other punctuation, bytes ≥ 0x80
+}
+
+/** Rank of each letter a‥z from the most to the least common in English (e: 0 … q: 25). */
+const LETTER_RARITY: usize = memory.data<u8>([
+  1, 18, 9, 10, 0, 17, 15, 14, 4, 24, 20, 8, 12, 5, 3, 11, 25, 7, 6, 2, 13, 19, 16, 22, 21, 23,
+]);
+
+/** 0xff in lanes i < n (n ≤ 16) and 0 after: TAIL_MASKS + 16 − n holds that vector. */
+const TAIL_MASKS: usize = memory.data<u8>([
+  255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+
+/**
+ * The class bits of the bytes in p[0, n): each 16-byte step classifies every lane with
+ * two nibble lookups and ORs the lanes into an accumulator; lanes past `n` are masked.
+ * Reads up to 15 bytes past p + n.
+ */
+@inline function classSet(index: usize, p: usize, n: u32): u32 {
+  const low = v128.load(index, I_CLASS_LOW);
+  const high = v128.load(index, I_CLASS_HIGH);
+  let acc = i8x16.splat(0);
+  // Invariant: acc holds the classes of p[0, i). ⌈n / 16⌉ steps.
+  for (let i: u32 = 0; i < n; i += 16) {
+    const v = v128.load(p + i);
+    const hit = v128.and(i8x16.swizzle(high, i8x16.shr_u(v, 4)), i8x16.swizzle(low, v128.and(v, i8x16.splat(15))));
+    acc = v128.or(acc, v128.and(hit, v128.load(TAIL_MASKS + 16 - min<u32>(16, n - i))));
   }
-  return set0 | set1;
+  let x = i64x2.extract_lane(acc, 0) | i64x2.extract_lane(acc, 1);
+  x |= x >> 32;
+  x |= x >> 16;
+  x |= x >> 8;
+  return <u32>x & 0xff;
+}
+
+/** Blocks of 16 rules in the RuleIndex of `count` rules. */
+@inline function blockCount(count: u32): u32 {
+  return (count + 15) >> 4;
+}
+
+/** Bytes of the RuleIndex of a table with `count` wildcard rules. */
+export function indexBytesFor(count: u32): u32 {
+  return I_HEADER + blockCount(count) * BLOCK_SIZE;
 }
 
 /** Bytes `indexTable` writes for `table`. */
 export function indexBytes(table: usize): u32 {
-  const count = load<u32>(table, H_WILDCARD_COUNT);
-  return priosOffset(count) + count * 4;
+  return indexBytesFor(load<u32>(table, H_WILDCARD_COUNT));
 }
 
-/** Builds the RuleIndex of `table` at `index`: O(total pattern bytes). */
+/** Class bits (of the current class bytes in `index`) of the bytes of the pieces of `rule`. */
+function ruleClasses(table: usize, index: usize, rule: usize, classCount: u32): u32 {
+  const segs = table + load<u32>(table, H_SEGMENTS_OFFSET) + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
+  const pieces = load<u32>(rule, W_SEGMENT_COUNT);
+  let bits: u32 = 0;
+  for (let s: u32 = 0; s < pieces; s++) {
+    const seg = segs + <usize>s * SEGMENT_SIZE;
+    const bytes = table + load<u32>(seg, S_BYTES_OFFSET);
+    const m = load<u32>(seg, S_LENGTH);
+    for (let k: u32 = 0; k < m; k++) {
+      const c = load<u8>(bytes + k);
+      for (let b: u32 = 0; b < classCount; b++) if (load<u8>(index + I_CLASS_BYTES + b) == c) bits |= 1 << b;
+    }
+  }
+  return bits;
+}
+
+/** The rarest byte of `rule`'s pieces that is not yet a class byte, or -1. */
+function rarestNewByte(table: usize, index: usize, rule: usize, classCount: u32): i32 {
+  const segs = table + load<u32>(table, H_SEGMENTS_OFFSET) + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
+  const pieces = load<u32>(rule, W_SEGMENT_COUNT);
+  let best: i32 = -1;
+  let bestRarity: u32 = 0;
+  for (let s: u32 = 0; s < pieces; s++) {
+    const seg = segs + <usize>s * SEGMENT_SIZE;
+    const bytes = table + load<u32>(seg, S_BYTES_OFFSET);
+    const m = load<u32>(seg, S_LENGTH);
+    for (let k: u32 = 0; k < m; k++) {
+      const c = <u32>load<u8>(bytes + k);
+      const r = rarity(c);
+      if (best >= 0 && r <= bestRarity) continue;
+      let known = false;
+      for (let b: u32 = 0; b < classCount; b++) if (load<u8>(index + I_CLASS_BYTES + b) == c) known = true;
+      if (!known) { best = <i32>c; bestRarity = r; }
+    }
+  }
+  return best;
+}
+
+/**
+ * Builds the RuleIndex of `table` at `index`: O(total pattern bytes × CLASS_COUNT).
+ * Class bytes are chosen greedily in priority order: in round k, every rule with fewer
+ * than k of its bytes among the classes adds its rarest other byte, until 8 are chosen.
+ */
 export function indexTable(table: usize, index: usize): void {
   const count = load<u32>(table, H_WILDCARD_COUNT);
+  const blocks = blockCount(count);
   const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
   const segments = table + load<u32>(table, H_SEGMENTS_OFFSET);
-  const prios = index + priosOffset(count);
+  memory.fill(index, 0, I_HEADER + blocks * BLOCK_SIZE);
   store<u32>(index, count);
-  store<u32>(index, 0, 4);
-  store<u64>(index, 0, 8);
-  for (let i: u32 = 0; i < count; i++) {
-    const rule = wild + <usize>i * WILDCARD_SIZE;
-    const first = segments + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
-    const pieces = load<u32>(rule, W_SEGMENT_COUNT);
-    let pairs: u64 = 0;
-    for (let s: u32 = 0; s < pieces; s++) {
-      const seg = first + <usize>s * SEGMENT_SIZE;
-      const bytes = table + load<u32>(seg, S_BYTES_OFFSET);
-      const m = load<u32>(seg, S_LENGTH);
-      for (let k: u32 = 1; k < m; k++) pairs |= pairBit(load<u8>(bytes + k - 1), load<u8>(bytes + k));
+  store<u32>(index, blocks, 4);
+
+  let classCount: u32 = 0;
+  for (let round: u32 = 1; round <= 3 && classCount < CLASS_COUNT; round++) {
+    for (let i: u32 = 0; i < count && classCount < CLASS_COUNT; i++) {
+      const rule = wild + <usize>i * WILDCARD_SIZE;
+      if (<u32>popcnt(ruleClasses(table, index, rule, classCount)) >= round) continue;
+      const c = rarestNewByte(table, index, rule, classCount);
+      if (c >= 0) { store<u8>(index + I_CLASS_BYTES + classCount, <u8>c); classCount++; }
     }
-    store<u64>(index + I_HEADER + (<usize>i << 3), pairs);
-    store<u32>(prios + (<usize>i << 2), load<u32>(rule, W_PRIORITY));
   }
-  if ((count & 1) != 0) store<u64>(index + I_HEADER + (<usize>count << 3), <u64>-1);
+  for (let b: u32 = 0; b < classCount; b++) {
+    const c = <u32>load<u8>(index + I_CLASS_BYTES + b);
+    store<u8>(index + I_CLASS_LOW + (c & 15), <u32>load<u8>(index + I_CLASS_LOW + (c & 15)) | (<u32>1 << b));
+    store<u8>(index + I_CLASS_HIGH + (c >> 4), <u32>load<u8>(index + I_CLASS_HIGH + (c >> 4)) | (<u32>1 << b));
+  }
+  for (let b = classCount; b < CLASS_COUNT; b++) store<u8>(index + I_CLASS_BYTES + b, load<u8>(index + I_CLASS_BYTES));
+
+  for (let i: u32 = 0; i < blocks * 16; i++) {
+    const block = index + I_HEADER + <usize>(i >> 4) * BLOCK_SIZE;
+    const lane = <usize>(i & 15);
+    if (i >= count) {
+      store<i32>(block + B_PRIOS + (lane << 2), -1);
+      continue;
+    }
+    const rule = wild + <usize>i * WILDCARD_SIZE;
+    const segs = segments + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
+    const pieces = load<u32>(rule, W_SEGMENT_COUNT);
+    let total: u32 = 0;
+    for (let s: u32 = 0; s < pieces; s++) total += load<u32>(segs + <usize>s * SEGMENT_SIZE, S_LENGTH);
+    store<u8>(block + B_REQUIRED + lane, <u8>ruleClasses(table, index, rule, classCount));
+    store<u8>(block + B_MIN_LENGTH + lane, <u8>min<u32>(total, MIN_LENGTH_CAP));
+    const firstBytes = table + load<u32>(segs, S_BYTES_OFFSET);
+    const firstLen = load<u32>(segs, S_LENGTH);
+    if (firstLen >= 2) store<u8>(block + B_SECOND + lane, load<u8>(firstBytes, 1));
+    else store<u8>(block + B_SECOND_ANY + lane, 0xff);
+    if (firstLen >= 3) store<u8>(block + B_THIRD + lane, load<u8>(firstBytes, 2));
+    else store<u8>(block + B_THIRD_ANY + lane, 0xff);
+    const last = segs + <usize>(pieces - 1) * SEGMENT_SIZE;
+    const lastEnd = table + load<u32>(last, S_BYTES_OFFSET) + load<u32>(last, S_LENGTH);
+    const anchoredLen = load<u8>(rule, W_ANCHORED) != 0 ? load<u32>(last, S_LENGTH) : 0;
+    if (anchoredLen >= 1) store<u8>(block + B_LAST + lane, load<u8>(lastEnd - 1));
+    else store<u8>(block + B_LAST_ANY + lane, 0xff);
+    if (anchoredLen >= 2) store<u8>(block + B_PENULT + lane, load<u8>(lastEnd - 2));
+    else store<u8>(block + B_PENULT_ANY + lane, 0xff);
+    store<i32>(block + B_PRIOS + (lane << 2), <i32>load<u32>(rule, W_PRIORITY));
+  }
+}
+
+/** 0xff in the lanes of `block` whose byte at `field` is `c` or whose `any` lane is set. */
+@inline function byteOk(block: usize, field: u32, c: v128): v128 {
+  return v128.or(i8x16.eq(v128.load(block + field), c), v128.load(block + field + 16));
+}
+
+/**
+ * Bit j set when rule 16 × block + j passes every RuleIndex condition on a path whose
+ * classes are the complement of `notClasses`, with length `len` (capped) and the bytes
+ * `second`, `third` (path[1], path[2]), `penult`, `last` (path[len − 2], path[len − 1]).
+ */
+@inline function blockCandidates(block: usize, notClasses: v128, len: v128, second: v128, third: v128, penult: v128, last: v128): u32 {
+  const ok = v128.and(
+    v128.and(
+      v128.and(
+        i8x16.eq(v128.and(v128.load(block, B_REQUIRED), notClasses), i8x16.splat(0)),
+        i8x16.le_u(v128.load(block, B_MIN_LENGTH), len),
+      ),
+      v128.and(byteOk(block, B_SECOND, second), byteOk(block, B_THIRD, third)),
+    ),
+    v128.and(byteOk(block, B_LAST, last), byteOk(block, B_PENULT, penult)),
+  );
+  return <u32>i8x16.bitmask(ok);
 }
 
 /**
@@ -269,28 +417,30 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   // nothing: an allow below dPrio never outranks the disallow, a disallow at or below
   // aPrio never beats the allow. So the work stops at the first priority below both.
   const count = load<u32>(index);
-  const prios = index + priosOffset(count);
-  if (count != 0 && load<i32>(prios) >= max32(aPrio, dPrio)) {
+  const firstBlock = index + I_HEADER;
+  if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
     const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
-    // A rule's byte pairs all occur in any path it matches: rules whose pairs are not
-    // all in the path's set are skipped, two per vector step, 32 rules per block.
-    const missing = i64x2.splat(~pairSet(path, len));
-    const pairs = index + I_HEADER;
-    for (let base: u32 = 0; base < count; base += 32) {
-      if (load<i32>(prios + (<usize>base << 2)) < max32(aPrio, dPrio)) break;
-      const n = min<u32>(32, count - base);
-      let candidates: u32 = 0;
-      for (let k: u32 = 0; k < n; k += 2) {
-        const absent = v128.and(v128.load(pairs + (<usize>(base + k) << 3)), missing);
-        candidates |= <u32>i64x2.bitmask(i64x2.eq(absent, i64x2.splat(0))) << k;
-      }
-      candidates &= select<u32>(0xffffffff, (<u32>1 << (n & 31)) - 1, n >= 32); // not the padding entry
+    // Every condition of the RuleIndex holds for any path a rule matches, so a rule
+    // failing one is skipped; 16 rules are tested per block.
+    const notClasses = i8x16.splat(<u8>~classSet(index, path, len));
+    const lenSplat = i8x16.splat(<u8>min<u32>(len, MIN_LENGTH_CAP));
+    // Past a short path these bytes are junk, but harmlessly so: a rule that tests
+    // path[k] or path[len − 1 − k] has at least k + 1 bytes, which minLength demands.
+    const second = i8x16.splat(load<u8>(path, 1));
+    const third = i8x16.splat(load<u8>(path, 2));
+    const last = i8x16.splat(load<u8>(path + len - 1));
+    const penult = i8x16.splat(load<u8>(path + len - 2));
+    const blocks = load<u32>(index, 4);
+    for (let b: u32 = 0; b < blocks; b++) {
+      const block = firstBlock + <usize>b * BLOCK_SIZE;
+      if (load<i32>(block, B_PRIOS) < max32(aPrio, dPrio)) break;
+      let candidates = blockCandidates(block, notClasses, lenSplat, second, third, penult, last) & lanesBelow(count - (b << 4));
       while (candidates != 0) {
-        const i = base + ctz(candidates);
+        const j = ctz(candidates);
         candidates &= candidates - 1;
-        const prio = load<i32>(prios + (<usize>i << 2));
+        const prio = load<i32>(block + B_PRIOS + (<usize>j << 2));
         if (prio < max32(aPrio, dPrio)) break;
-        const rule = wild + <usize>i * WILDCARD_SIZE;
+        const rule = wild + <usize>((b << 4) + j) * WILDCARD_SIZE;
         const line = load<u32>(rule, W_LINE);
         if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
           if (prio < dPrio || prio < aPrio || (prio == aPrio && line >= aLine)) continue;

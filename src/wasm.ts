@@ -32,6 +32,8 @@ interface WasmExports {
   heapBase(): number;
   /** Bytes of the RuleIndex of the table at `table`. */
   indexBytes(table: number): number;
+  /** Bytes of the RuleIndex of a table with `wildcardCount` wildcard rules (the arena sizes slots with it). */
+  indexBytesFor(wildcardCount: number): number;
   /** Builds the RuleIndex of the table at `table` into `index`. */
   indexTable(table: number, index: number): void;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
@@ -314,9 +316,8 @@ export class WasmEngine {
   /** Arena bytes `table` and its RuleIndex take. */
   private slotBytes(table: Uint8Array): number {
     const wildcards = new DataView(table.buffer, table.byteOffset, table.byteLength).getUint32(H_WILDCARD_COUNT, true);
-    // RuleIndex size, as assembly/match.ts indexBytes: 16-byte header, a u64 per rule
-    // (rounded up to an even count), a u32 per rule.
-    const indexBytes = 16 + 8 * ((wildcards + 1) & ~1) + 4 * wildcards;
+    // The RuleIndex layout belongs to assembly/match.ts; it says how big one is.
+    const indexBytes = this.exports.indexBytesFor(wildcards);
     return align16(table.length + SIMD_SLACK) + align16(indexBytes + SIMD_SLACK);
   }
 

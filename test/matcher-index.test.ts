@@ -1,0 +1,92 @@
+// The RuleIndex prefilter (assembly/match.ts) never drops a matching wildcard rule: class bytes, length, second/third and last/penultimate byte conditions at their edges, across 16-rule blocks, against the reference matcher.
+//
+// The prefilter may let through rules that do not match (they are then matched for real),
+// but a rule it wrongly rejects changes a verdict silently. So each case below is built to
+// sit on one condition's edge: a path exactly as long as the rule, one byte shorter, the
+// tested byte right or off by one, more than 8 rare bytes competing for the 8 classes,
+// rules straddling the 16-rule blocks, pieces longer than the 254-byte length cap.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Robots, type Profile } from '../src/index.js';
+import { ReferenceRobots } from './reference/index.js';
+
+const PROFILES: readonly Profile[] = ['rfc', 'google'];
+
+/** Every URL's verdict and deciding line from decideBatch, matchLines and isAllowed equal the reference's. */
+function agrees(body: string, urls: readonly string[]): void {
+  for (const profile of PROFILES) {
+    const ref = ReferenceRobots.parse(body, { profile });
+    const m = Robots.parse(body, { profile }).forAgent('FooBot');
+    const decided = m.decideBatch(urls);
+    const lines = m.matchLines(new TextEncoder().encode(urls.join('\n') + '\n'));
+    urls.forEach((url, i) => {
+      const want = ref.explain(url, 'FooBot');
+      const got = { allowed: decided.verdicts[i] === 1, line: decided.lines[i] };
+      expect(got, `${profile} ${JSON.stringify(url)} against ${JSON.stringify(body)}`).toEqual({ allowed: want.allowed, line: want.line });
+      expect(lines[i] === 1, `matchLines ${profile} ${JSON.stringify(url)}`).toBe(want.allowed);
+      expect(m.isAllowed(url), `isAllowed ${profile} ${JSON.stringify(url)}`).toBe(want.allowed);
+    });
+  }
+}
+
+function body(rules: readonly string[]): string {
+  return ['User-agent: FooBot', ...rules].join('\n');
+}
+
+describe('RuleIndex conditions at their edges', () => {
+  it('second and third byte of the first piece: right, wrong, and paths too short to have them', () => {
+    const rules = ['Disallow: /x*', 'Disallow: /ab*z', 'Allow: /abc*q', 'Disallow: /*'.replace('/*', '/a*c$')];
+    agrees(body(rules), ['/', '/x', '/y', '/a', '/ab', '/abz', '/abcq', '/abdq', '/ac', '/a/c', '/bbz', '/aXz']);
+  });
+
+  it('last and penultimate byte of an anchored last piece, including a one-byte piece and `*$`', () => {
+    const rules = ['Disallow: /*.pdf$', 'Disallow: /*f$', 'Allow: /*/x*$', 'Disallow: /q*z$', 'Allow: /*df$'];
+    agrees(body(rules), ['/', '/f', '/a.pdf', '/a.pdf?x', '/pdf', '/df', '/a.pd', '/qz', '/q', '/z', '/q/z', '/q.z', '/a/x', '/a/xy']);
+  });
+
+  it('minimum length: a path exactly as long as the pieces, and one byte shorter', () => {
+    const rules = ['Disallow: /abc*def*ghi', 'Allow: /abc*defx'];
+    agrees(body(rules), ['/abcdefghi', '/abcdefgh', '/abcdefx', '/abcdef', '/abc-def-ghi', '/abcghidef']);
+  });
+
+  it('more than 8 rare bytes: rules whose bytes got no class still match', () => {
+    const rare = ['?', '=', '&', '%25', '!', '~', '+', ',', ';', ':', '@', '(', ')', "'"];
+    const rules = rare.map((c, i) => `${i % 2 ? 'Allow' : 'Disallow'}: /*${c}k${i}`);
+    const urls = rare.flatMap((c, i) => [`/a${c}k${i}`, `/a${c}k${i + 1}`, `/ak${i}`]);
+    agrees(body(rules), urls);
+  });
+
+  it('rules straddling 16-rule blocks keep priority order and earliest-line ties', () => {
+    const rules: string[] = [];
+    for (let i = 0; i < 40; i++) rules.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /${'s'.repeat(i % 7)}*t${i % 5}`);
+    const urls: string[] = [];
+    for (let i = 0; i < 40; i++) urls.push(`/${'s'.repeat(i % 9)}xt${i % 6}`, `/${'s'.repeat(i % 4)}t${i % 5}`);
+    agrees(body(rules), urls);
+  });
+
+  it('pieces longer than the 254-byte length cap, and paths around it', () => {
+    const long = 'p'.repeat(300);
+    const rules = [`Disallow: /*${long}`, `Allow: /${'p'.repeat(250)}*q`];
+    agrees(body(rules), [`/${long}`, `/${long.slice(1)}`, `/${'p'.repeat(250)}q`, `/${'p'.repeat(253)}q`, `/x${long}`]);
+  });
+});
+
+describe('RuleIndex: random wildcard-heavy tables', () => {
+  // Rules over a small alphabet with rare bytes mixed in, so classes, byte conditions
+  // and priorities collide often; 1–60 rules spans one to four blocks.
+  const byte = fc.constantFrom('a', 'b', 'a', '/', '.', '?', '=', '&', '%3F', 'z', '-');
+  const piece = fc.array(byte, { maxLength: 4 }).map((b) => b.join(''));
+  const pattern = fc
+    .tuple(fc.array(piece, { minLength: 1, maxLength: 3 }), fc.boolean())
+    .map(([pieces, anchored]) => `/${pieces.join('*')}${pieces.length > 1 || anchored ? '' : '*'}${anchored ? '$' : ''}`);
+  const rule = fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern).map(([k, p]) => `${k}: ${p}`);
+  const url = fc.array(byte, { maxLength: 12 }).map((b) => `/${b.join('')}`);
+  it('300 tables × 30 URLs × both profiles agree with the reference', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 60 }), fc.array(url, { minLength: 30, maxLength: 30 }), (rules, urls) => {
+        agrees(body(rules), urls);
+      }),
+      { numRuns: 300 },
+    );
+  }, 60_000);
+});
