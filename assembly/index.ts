@@ -3,7 +3,7 @@ import { decide, decidedLine, collectMatches as collect } from './match';
 export { indexBytes, indexBytesFor, indexTable } from './match';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
-import { isRobotsTxtPath, pathLen, pathPtr, preparePath } from './url';
+import { forgetOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
 import { putRow, rowBound, rowWanted, ROW_MISSING_DISALLOW } from './rows';
 import { findHost, hostHash, hostLen, hostStart, lookupHost } from './host';
 
@@ -22,13 +22,46 @@ export function heapBase(): usize {
 /** Format version this module reads (mirrors FORMAT_VERSION in src/table/format.ts). */
 export { FORMAT_VERSION as formatVersion } from './table';
 
-@inline function judge(table: usize, index: usize, flags: u32, url: usize, len: u32, scratch: usize): u32 {
-  preparePath(url, len, scratch, flags);
+/** The verdict on the path preparePath or prepareLine left in pathPtr/pathLen. */
+@inline function judgePrepared(table: usize, index: usize, flags: u32): u32 {
   if ((flags & FLAG_IMPLICIT_ROBOTS_TXT) != 0 && isRobotsTxtPath(pathPtr, pathLen)) {
     decidedLine = 0;
     return 1;
   }
   return decide(table, index, pathPtr, pathLen);
+}
+
+@inline function judge(table: usize, index: usize, flags: u32, url: usize, len: u32, scratch: usize): u32 {
+  preparePath(url, len, scratch, flags);
+  return judgePrepared(table, index, flags);
+}
+
+/** Sentinel of `judgeLine`: the line at `start` is unterminated and not final. */
+const NOT_YET: u32 = 2;
+
+/** Where the line judged by the last `judgeLine` call ends: its '\n' (or the input's end). */
+let lineEndAt: u32 = 0;
+/** Its length, a CR before the '\n' dropped. */
+let lineLength: u32 = 0;
+
+/**
+ * Judges the line of input[0, len) starting at `start`: 1 allow, 0 disallow, or NOT_YET
+ * when it has no '\n' and `final` is 0. Sets lineEndAt and lineLength. Most lines take
+ * prepareLine's single pass; the rest are split first and then prepared.
+ */
+@inline function judgeLine(table: usize, index: usize, flags: u32, input: usize, start: u32, len: u32, final: u32, scratch: usize): u32 {
+  const fast = prepareLine(input + start, len - start, flags);
+  if (fast >= 0) {
+    lineEndAt = start + <u32>fast;
+    lineLength = <u32>fast;
+    return judgePrepared(table, index, flags);
+  }
+  const nl = findNewline(input, start, len);
+  if (nl == len && final == 0) return NOT_YET;
+  const end = lineEnd(input, start, nl);
+  lineEndAt = nl;
+  lineLength = end - start;
+  return judge(table, index, flags, input + start, end - start, scratch);
 }
 
 /**
@@ -55,18 +88,17 @@ export function matchUrls(table: usize, index: usize, input: usize, lengths: usi
  * room for len + 1 entries; `scratch` 3 × len + 1 bytes.
  */
 export function matchLines(table: usize, index: usize, input: usize, len: u32, out: usize, linesOut: usize, scratch: usize, final: u32): u32 {
+  forgetOrigin();
   const flags = <u32>load<u16>(table, H_FLAGS);
   let start: u32 = 0;
   let n: u32 = 0;
   while (start < len) {
-    const nl = findNewline(input, start, len);
-    if (nl == len && final == 0) break;
-    let end = nl;
-    if (end > start && load<u8>(input + end - 1) == 0x0d) end--;
-    store<u8>(out + n, judge(table, index, flags, input + start, end - start, scratch));
+    const verdict = judgeLine(table, index, flags, input, start, len, final, scratch);
+    if (verdict == NOT_YET) break;
+    store<u8>(out + n, verdict);
     if (linesOut != 0) store<u32>(linesOut + (<usize>n << 2), decidedLine);
     n++;
-    start = nl + 1;
+    start = lineEndAt + 1;
   }
   consumedBytes = start < len ? start : len;
   return n;
@@ -100,6 +132,7 @@ export function disallowed(): u32 {
  * judged; `consumed()`, `written()`, `allowed()` and `disallowed()` tell the rest.
  */
 export function formatLines(table: usize, index: usize, input: usize, len: u32, final: u32, out: usize, outCap: u32, options: u32, scratch: usize): u32 {
+  forgetOrigin();
   const flags = <u32>load<u16>(table, H_FLAGS);
   let start: u32 = 0;
   let n: u32 = 0;
@@ -107,16 +140,15 @@ export function formatLines(table: usize, index: usize, input: usize, len: u32, 
   allowedCount = 0;
   disallowedCount = 0;
   while (start < len) {
-    const nl = findNewline(input, start, len);
-    if (nl == len && final == 0) break;
-    const end = lineEnd(input, start, nl);
-    if (rowBound(end - start, 0) > outCap - <u32>(o - out)) break;
-    const verdict = judge(table, index, flags, input + start, end - start, scratch) != 0;
+    const judged = judgeLine(table, index, flags, input, start, len, final, scratch);
+    // Judging has no effect beyond decidedLine, so a row that does not fit is just left for the next call.
+    if (judged == NOT_YET || rowBound(lineLength, 0) > outCap - <u32>(o - out)) break;
+    const verdict = judged != 0;
     if (verdict) allowedCount++;
     else disallowedCount++;
-    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, 0, 0, input + start, end - start);
+    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, 0, 0, input + start, lineLength);
     n++;
-    start = nl + 1;
+    start = lineEndAt + 1;
   }
   consumedBytes = start < len ? start : len;
   writtenBytes = <u32>(o - out);

@@ -20,7 +20,7 @@
 // path's class set (two table lookups per 16 bytes). Only the rules passing all four are
 // matched for real; on the bench's 100-rule file that is about one rule per URL.
 
-import { lanesBelow } from './scan';
+import { equalBytes, lanesBelow } from './scan';
 import {
   H_FIRST_BYTES_OFFSET, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   KIND_ALLOW, NODE_SIZE, N_CHILD_COUNT, N_EXACT_ALLOW, N_EXACT_DISALLOW, N_FIRST_CHILD,
@@ -260,19 +260,6 @@ export function indexTable(table: usize, index: usize): void {
     v128.and(byteOk(block, B_LAST, last), byteOk(block, B_PENULT, penult)),
   );
   return <u32>i8x16.bitmask(ok);
-}
-
-/**
- * Whether a[0, n) equals b[0, n): 16 bytes per step, reading up to 15 bytes past both
- * (tables and paths always have SIMD slack after them, see src/wasm.ts).
- */
-@inline function equalBytes(a: usize, b: usize, n: u32): bool {
-  // Invariant: a[0, k) == b[0, k). ⌈n / 16⌉ steps.
-  for (let k: u32 = 0; k < n; k += 16) {
-    const differ = <u32>i8x16.bitmask(v128.not(i8x16.eq(v128.load(a + k), v128.load(b + k)))) & lanesBelow(n - k);
-    if (differ != 0) return false;
-  }
-  return true;
 }
 
 /**

@@ -1,6 +1,6 @@
 // URL → the path+params+query the matcher compares, normalized as the table's flags say.
 import { FLAG_CASE_INSENSITIVE, FLAG_NORMALIZE_URL } from './table';
-import { findDelimiter, findPathSpecial, SPECIAL_ESCAPES, SPECIAL_NUL, SPECIAL_UPPER } from './scan';
+import { equalBytes, findDelimiter, findPathSpecial, SPECIAL_ESCAPES, SPECIAL_LINE, SPECIAL_NUL, SPECIAL_UPPER } from './scan';
 
 /** Start and length of the prepared path (inside the input or the scratch buffer). */
 export let pathPtr: usize = 0;
@@ -133,6 +133,56 @@ export function preparePath(url: usize, len: u32, scratch: usize, flags: u32): v
   }
   pathPtr = scratch;
   pathLen = <u32>(o - scratch);
+}
+
+/**
+ * The scheme and authority (and the '/' after them) of a recent line of the current
+ * input that prepareLine found the path of: lines of one site repeat them. 0: none.
+ */
+let originAt: usize = 0;
+let originLength: u32 = 0;
+
+/** Called before each new input buffer: the bytes at originAt are about to change. */
+export function forgetOrigin(): void {
+  originLength = 0;
+}
+
+/**
+ * matchLines' fast path: the URL at `url` ends at the first '\n' among the next `avail`
+ * bytes. When its path is already in prepared form (as preparePath's in-place case:
+ * starts with '/', nothing to rewrite, no fragment, NUL or CR), sets pathPtr/pathLen and
+ * returns the offset of that '\n', having read the line once, instead of once to split
+ * it and again to prepare it. Returns -1 otherwise: the caller splits the line and calls
+ * preparePath, which handles every case. Reads up to 15 bytes past the '\n' (or `avail`).
+ */
+export function prepareLine(url: usize, avail: u32, flags: u32): i32 {
+  let pathStart: u32;
+  if (originLength != 0 && originLength < avail && equalBytes(url, originAt, originLength + 1)) {
+    // The same scheme and authority as the last line, and its '/': the search below
+    // only ever looked at those bytes, so it would stop at the same place.
+    pathStart = originLength;
+  } else {
+    const searchStart: u32 = avail >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
+    pathStart = findDelimiter(url, searchStart, avail, 0x0a);
+    // As preparePath: "://" can only sit right at the first delimiter. Its "//" is not
+    // '\n', so the line goes on past it.
+    if (
+      pathStart > searchStart && pathStart + 1 < avail && load<u8>(url + pathStart - 1) == 0x3a &&
+      load<u8>(url + pathStart) == 0x2f && load<u8>(url + pathStart + 1) == 0x2f
+    ) {
+      pathStart = findDelimiter(url, pathStart + 2, avail, 0x0a);
+    }
+    if (pathStart == avail || load<u8>(url + pathStart) != 0x2f) return -1;
+    originAt = url;
+    originLength = pathStart;
+  }
+  const special = ((flags & FLAG_NORMALIZE_URL) != 0 ? SPECIAL_ESCAPES : SPECIAL_NUL) |
+    ((flags & FLAG_CASE_INSENSITIVE) != 0 ? SPECIAL_UPPER : 0) | SPECIAL_LINE;
+  const stop = findPathSpecial(url, pathStart + 1, avail, special);
+  if (stop == avail || load<u8>(url + stop) != 0x0a) return -1;
+  pathPtr = url + pathStart;
+  pathLen = stop - pathStart;
+  return <i32>stop;
 }
 
 /** RFC 9309 §2.2.2: "/robots.txt" (with or without a query) is implicitly allowed. */
