@@ -158,23 +158,31 @@ export function forgetOrigin(): void {
 export function prepareLine(url: usize, avail: u32, flags: u32): i32 {
   let pathStart: u32;
   if (originLength != 0 && originLength < avail && equalBytes(url, originAt, originLength + 1)) {
-    // The same scheme and authority as the last line, and its '/': the search below
-    // only ever looked at those bytes, so it would stop at the same place.
+    // The same "scheme://authority/" as a line before: the search below reads only
+    // those bytes (its "://" test included, which lies inside them), so it would stop
+    // at the same '/'.
     pathStart = originLength;
   } else {
     const searchStart: u32 = avail >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
     pathStart = findDelimiter(url, searchStart, avail, 0x0a);
     // As preparePath: "://" can only sit right at the first delimiter. Its "//" is not
     // '\n', so the line goes on past it.
+    let authority = false;
     if (
       pathStart > searchStart && pathStart + 1 < avail && load<u8>(url + pathStart - 1) == 0x3a &&
       load<u8>(url + pathStart) == 0x2f && load<u8>(url + pathStart + 1) == 0x2f
     ) {
       pathStart = findDelimiter(url, pathStart + 2, avail, 0x0a);
+      authority = true;
     }
     if (pathStart == avail || load<u8>(url + pathStart) != 0x2f) return -1;
-    originAt = url;
-    originLength = pathStart;
+    // Only an origin that went through "://" is remembered: without it, the byte after
+    // the first delimiter decided the path start, and a later line may differ there
+    // ("http:/a" vs "http://x/a").
+    if (authority) {
+      originAt = url;
+      originLength = pathStart;
+    }
   }
   const special = ((flags & FLAG_NORMALIZE_URL) != 0 ? SPECIAL_ESCAPES : SPECIAL_NUL) |
     ((flags & FLAG_CASE_INSENSITIVE) != 0 ? SPECIAL_UPPER : 0) | SPECIAL_LINE;

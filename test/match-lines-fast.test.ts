@@ -63,6 +63,7 @@ describe('single-pass line path: crafted neighbours', () => {
       'https://x.com/a\r', 'https://x.com/a#frag', 'https://x.com/%7ex', 'https://x.com/a\u0000b', 'https://x.com/é', 'https://x.com?s=2', 'https://x.com;p',
     ]],
     ['relative paths, scheme-relative and odd schemes', ['/a', '/a/b', '//x.com/a', '//x.com/a/b', 'http:/a', 'a:b/a', '', '/']],
+    ['"scheme:/" then "scheme://": the same first bytes, another path start', ['http:/a', 'http://x/a', 'http:/a', 'http:/', 'http://x/a', 'http:', 'http://a']],
     ['the last line without a line break', ['https://x.com/a', 'https://x.com/a/b']],
     ['a last line shorter than the repeated origin', ['https://x.com/a', 'https://x.c']],
   ])('%s', (_name, lines) => {
@@ -93,7 +94,7 @@ describe('single-pass line path: crafted neighbours', () => {
 });
 
 describe('single-pass line path: random neighbours', () => {
-  const origin = fc.constantFrom('https://x.com', 'https://x.com', 'https://x.comm', 'http://x.com', '//x.com', '', 'https://x.com:80', 'x.com');
+  const origin = fc.constantFrom('https://x.com', 'https://x.com', 'https://x.comm', 'http://x.com', '//x.com', '', 'https://x.com:80', 'x.com', 'http:', 'http:/', 'http://');
   const sep = fc.constantFrom('/', '/', '/', '?', '#', ';', '');
   const path = fc.array(fc.constantFrom('a', 'b', '/', '.pdf', '?s=', '%7E', '%7e', 'x', '\r', '#', 'é', '\u0000', ' '), { maxLength: 6 }).map((p) => p.join(''));
   const line = fc.tuple(origin, sep, path).map(([o, s, p]) => `${o}${s}${p}`);
