@@ -71,6 +71,7 @@ let lineLength: u32 = 0;
  * (`indexTable`); `scratch` holds 3 × the longest URL + 1 bytes.
  */
 export function matchUrls(table: usize, index: usize, input: usize, lengths: usize, count: u32, out: usize, linesOut: usize, scratch: usize): void {
+  forgetOrigin();
   const flags = <u32>load<u16>(table, H_FLAGS);
   let url = input;
   for (let i: u32 = 0; i < count; i++) {
@@ -198,6 +199,7 @@ export function scanHosts(input: usize, len: u32, final: u32, spans: usize, maxC
  * row that might not fit; returns the spans judged.
  */
 export function formatSpans(input: usize, spans: usize, first: u32, count: u32, ids: usize, slots: usize, out: usize, outCap: u32, options: u32, scratch: usize): u32 {
+  forgetOrigin();
   let o = out;
   let i = first;
   allowedCount = 0;
@@ -228,6 +230,7 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
 
 /** Prepares one URL as the table's flags say; the result is at `preparedPtr()`. */
 export function prepareUrl(flags: u32, url: usize, len: u32, scratch: usize): u32 {
+  forgetOrigin();
   preparePath(url, len, scratch, flags);
   return pathLen;
 }
@@ -238,6 +241,7 @@ export function preparedPtr(): usize {
 
 /** Ids of every wildcard rule matching the URL, written as u32 to `out`; returns the count. */
 export function collectMatches(table: usize, url: usize, len: u32, out: usize, scratch: usize): u32 {
+  forgetOrigin();
   preparePath(url, len, scratch, <u32>load<u16>(table, H_FLAGS));
   return collect(table, pathPtr, pathLen, out);
 }

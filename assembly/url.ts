@@ -43,6 +43,48 @@ const HEX_LOWER: usize = memory.data<u8>([
 }
 
 /**
+ * The "scheme://authority" of a recent URL of the current call, up to the delimiter its
+ * path starts at: URLs of one site repeat it, and comparing it is cheaper than searching.
+ * originLength 0: none.
+ */
+let originAt: usize = 0;
+let originLength: u32 = 0;
+
+/** Every export that prepares URLs calls this first: the bytes at originAt may have changed. */
+export function forgetOrigin(): void {
+  originLength = 0;
+}
+
+/**
+ * Where the path of the URL at [url, url + len) starts, as robots.cc's GetPathParamsQuery
+ * finds it: after "scheme://authority" when there is one, at the first '/', '?', ';' or
+ * '#' (or `extra`: '\n' where a line ends the URL, '/' otherwise); `len` if none.
+ *
+ * A URL that repeats the remembered origin and the byte after it gets the same answer
+ * without a search: the search reads only those bytes. Only an origin found through
+ * "://" is remembered; without "://", the byte after the first delimiter decided the
+ * answer and a later URL may differ there ("http:/a" vs "http://x/a").
+ */
+@inline function findPathStart(url: usize, len: u32, extra: u32): u32 {
+  if (originLength != 0 && originLength < len && equalBytes(url, originAt, originLength + 1)) return originLength;
+  const searchStart: u32 = len >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
+  let pathStart = findDelimiter(url, searchStart, len, extra);
+  // robots.cc looks for "://" only before the first '/', '?' or ';', and its second
+  // byte is itself such a delimiter: so the only place it can sit is right at it.
+  if (
+    pathStart > searchStart && pathStart + 1 < len && load<u8>(url + pathStart - 1) == 0x3a &&
+    load<u8>(url + pathStart) == 0x2f && load<u8>(url + pathStart + 1) == 0x2f
+  ) {
+    pathStart = findDelimiter(url, pathStart + 2, len, extra);
+    if (pathStart < len) {
+      originAt = url;
+      originLength = pathStart;
+    }
+  }
+  return pathStart;
+}
+
+/**
  * Finds path+params+query in the URL at [url, url + len) the way robots.cc's
  * GetPathParamsQuery does (scheme and authority dropped, fragment dropped, a missing
  * leading '/' added, empty → "/"), then, with FLAG_NORMALIZE_URL, applies RFC 9309
@@ -58,16 +100,7 @@ const HEX_LOWER: usize = memory.data<u8>([
  * SIMD scans and never copied. Every scan moves forward only: O(len).
  */
 export function preparePath(url: usize, len: u32, scratch: usize, flags: u32): void {
-  const searchStart: u32 = len >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
-  let pathStart = findDelimiter(url, searchStart, len);
-  // robots.cc looks for "://" only before the first '/', '?' or ';', and its second
-  // byte is itself such a delimiter: so the only place it can sit is right at it.
-  if (
-    pathStart > searchStart && pathStart + 1 < len && load<u8>(url + pathStart - 1) == 0x3a &&
-    load<u8>(url + pathStart) == 0x2f && load<u8>(url + pathStart + 1) == 0x2f
-  ) {
-    pathStart = findDelimiter(url, pathStart + 2, len);
-  }
+  const pathStart = findPathStart(url, len, 0x2f);
   // No path, or a fragment ('#') before it: the path is "/".
   if (pathStart == len || load<u8>(url + pathStart) == 0x23) {
     pathPtr = SLASH;
@@ -136,18 +169,6 @@ export function preparePath(url: usize, len: u32, scratch: usize, flags: u32): v
 }
 
 /**
- * The scheme and authority (and the '/' after them) of a recent line of the current
- * input that prepareLine found the path of: lines of one site repeat them. 0: none.
- */
-let originAt: usize = 0;
-let originLength: u32 = 0;
-
-/** Called before each new input buffer: the bytes at originAt are about to change. */
-export function forgetOrigin(): void {
-  originLength = 0;
-}
-
-/**
  * matchLines' fast path: the URL at `url` ends at the first '\n' among the next `avail`
  * bytes. When its path is already in prepared form (as preparePath's in-place case:
  * starts with '/', nothing to rewrite, no fragment, NUL or CR), sets pathPtr/pathLen and
@@ -156,34 +177,8 @@ export function forgetOrigin(): void {
  * preparePath, which handles every case. Reads up to 15 bytes past the '\n' (or `avail`).
  */
 export function prepareLine(url: usize, avail: u32, flags: u32): i32 {
-  let pathStart: u32;
-  if (originLength != 0 && originLength < avail && equalBytes(url, originAt, originLength + 1)) {
-    // The same "scheme://authority/" as a line before: the search below reads only
-    // those bytes (its "://" test included, which lies inside them), so it would stop
-    // at the same '/'.
-    pathStart = originLength;
-  } else {
-    const searchStart: u32 = avail >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
-    pathStart = findDelimiter(url, searchStart, avail, 0x0a);
-    // As preparePath: "://" can only sit right at the first delimiter. Its "//" is not
-    // '\n', so the line goes on past it.
-    let authority = false;
-    if (
-      pathStart > searchStart && pathStart + 1 < avail && load<u8>(url + pathStart - 1) == 0x3a &&
-      load<u8>(url + pathStart) == 0x2f && load<u8>(url + pathStart + 1) == 0x2f
-    ) {
-      pathStart = findDelimiter(url, pathStart + 2, avail, 0x0a);
-      authority = true;
-    }
-    if (pathStart == avail || load<u8>(url + pathStart) != 0x2f) return -1;
-    // Only an origin that went through "://" is remembered: without it, the byte after
-    // the first delimiter decided the path start, and a later line may differ there
-    // ("http:/a" vs "http://x/a").
-    if (authority) {
-      originAt = url;
-      originLength = pathStart;
-    }
-  }
+  const pathStart = findPathStart(url, avail, 0x0a);
+  if (pathStart == avail || load<u8>(url + pathStart) != 0x2f) return -1;
   const special = ((flags & FLAG_NORMALIZE_URL) != 0 ? SPECIAL_ESCAPES : SPECIAL_NUL) |
     ((flags & FLAG_CASE_INSENSITIVE) != 0 ? SPECIAL_UPPER : 0) | SPECIAL_LINE;
   const stop = findPathSpecial(url, pathStart + 1, avail, special);

@@ -1,4 +1,4 @@
-// matchLines' and the check rows' single-pass line path (assembly/url.ts prepareLine, with its reuse of the previous line's scheme and authority) against the reference, on lines built to hit every exit from it.
+// matchLines' and the check rows' single-pass line path (assembly/url.ts prepareLine) and the origin reuse it shares with the string path, against the reference, on lines built to hit every exit.
 //
 // prepareLine takes a line in one scan only when its path can be matched in place, and
 // skips the scheme/authority search when the line repeats the previous line's origin and
@@ -40,6 +40,11 @@ function agrees(bytes: Uint8Array): void {
     want.forEach((w, i) => {
       expect(verdicts[i] === 1, shown(i)).toBe(w.allowed);
       expect({ allowed: decided.verdicts[i] === 1, line: decided.lines[i] }, shown(i)).toEqual({ allowed: w.allowed, line: w.line });
+    });
+    // The string path (matchUrls) shares the origin reuse: same lines, as strings.
+    const batch = m.decideBatch(lines.map((l) => decoder.decode(l)));
+    want.forEach((w, i) => {
+      expect({ allowed: batch.verdicts[i] === 1, line: batch.lines[i] }, `decideBatch ${shown(i)}`).toEqual({ allowed: w.allowed, line: w.line });
     });
     const rows = getEngine().formatLineRows(m.table, bytes, true, 0);
     const text = rows.rows.map((r) => decoder.decode(r)).join('');
