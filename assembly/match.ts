@@ -22,7 +22,7 @@
 
 import { equalBytes, lanesBelow } from './scan';
 import {
-  H_FIRST_BYTES_OFFSET, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+  H_FIRST_BYTES_OFFSET, H_NODE_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   KIND_ALLOW, NODE_SIZE, N_CHILD_COUNT, N_EXACT_ALLOW, N_EXACT_DISALLOW, N_FIRST_CHILD,
   N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW, SEGMENT_SIZE, S_BYTES_OFFSET,
   S_FAIL_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_ID, W_KIND, W_LINE,
@@ -52,6 +52,14 @@ export let decidedLine: u32 = 0;
 //      128 v128 penult      the byte before it …
 //      144 v128 penultAny   … or 0xff when that piece is shorter than 2
 //      160 i32 prios[16]    W_PRIORITY of each rule (lanes past `count`: -1)
+//    … walk[nodeCount], WALK_SIZE bytes each: the trie of the table, re-laid out so that a
+//      step of the walk reads one record of the parent and one of the child, instead of
+//      chasing node → firstBytes → child → label pool (the table's layout stays compact):
+//        0 v128 childBytes  first label byte of the node's first 16 children (0 past them)
+//       16 v128 label       label bytes 1‥16 (the first is known from childBytes)
+//       32 u32 labelLength  as N_LABEL_LENGTH;    36 u32 labelOffset (N_LABEL_OFFSET)
+//       40 u32 firstChild   as N_FIRST_CHILD;     44 u32 childCount
+//       48 u32 lines[4]     N_PREFIX_ALLOW, N_PREFIX_DISALLOW, N_EXACT_ALLOW, N_EXACT_DISALLOW
 const I_HEADER: u32 = 48;
 const I_CLASS_BYTES: u32 = 8;
 const I_CLASS_LOW: u32 = 16;
@@ -68,6 +76,14 @@ const B_LAST_ANY: u32 = 112;
 const B_PENULT: u32 = 128;
 const B_PENULT_ANY: u32 = 144;
 const B_PRIOS: u32 = 160;
+const WALK_SIZE: u32 = 64;
+const K_CHILD_BYTES: u32 = 0;
+const K_LABEL: u32 = 16;
+const K_LABEL_LENGTH: u32 = 32;
+const K_LABEL_OFFSET: u32 = 36;
+const K_FIRST_CHILD: u32 = 40;
+const K_CHILD_COUNT: u32 = 44;
+const K_LINES: u32 = 48;
 const CLASS_COUNT: u32 = 8;
 const MIN_LENGTH_CAP: u32 = 254;
 
@@ -128,14 +144,19 @@ const TAIL_MASKS: usize = memory.data<u8>([
   return (count + 15) >> 4;
 }
 
-/** Bytes of the RuleIndex of a table with `count` wildcard rules. */
-export function indexBytesFor(count: u32): u32 {
-  return I_HEADER + blockCount(count) * BLOCK_SIZE;
+/** Offset of walk[] in a RuleIndex of `blocks` blocks. */
+@inline function walkOffset(blocks: u32): u32 {
+  return I_HEADER + blocks * BLOCK_SIZE;
+}
+
+/** Bytes of the RuleIndex of a table with `wildcardCount` wildcard rules and `nodeCount` trie nodes. */
+export function indexBytesFor(wildcardCount: u32, nodeCount: u32): u32 {
+  return walkOffset(blockCount(wildcardCount)) + nodeCount * WALK_SIZE;
 }
 
 /** Bytes `indexTable` writes for `table`. */
 export function indexBytes(table: usize): u32 {
-  return indexBytesFor(load<u32>(table, H_WILDCARD_COUNT));
+  return indexBytesFor(load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT));
 }
 
 /** Class bits (of the current class bytes in `index`) of the bytes of the pieces of `rule`. */
@@ -187,7 +208,7 @@ export function indexTable(table: usize, index: usize): void {
   const blocks = blockCount(count);
   const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
   const segments = table + load<u32>(table, H_SEGMENTS_OFFSET);
-  memory.fill(index, 0, I_HEADER + blocks * BLOCK_SIZE);
+  memory.fill(index, 0, indexBytes(table));
   store<u32>(index, count);
   store<u32>(index, blocks, 4);
 
@@ -236,6 +257,26 @@ export function indexTable(table: usize, index: usize): void {
     else store<u8>(block + B_PENULT_ANY + lane, 0xff);
     store<i32>(block + B_PRIOS + (lane << 2), <i32>load<u32>(rule, W_PRIORITY));
   }
+
+  const nodeCount = load<u32>(table, H_NODE_COUNT);
+  const nodes = table + load<u32>(table, H_NODES_OFFSET);
+  const firstBytes = table + load<u32>(table, H_FIRST_BYTES_OFFSET);
+  const walk = index + walkOffset(blocks);
+  for (let i: u32 = 0; i < nodeCount; i++) {
+    const node = nodes + <usize>i * NODE_SIZE;
+    const record = walk + <usize>i * WALK_SIZE;
+    const firstChild = load<u32>(node, N_FIRST_CHILD);
+    const childCount = load<u32>(node, N_CHILD_COUNT);
+    const labelLength = load<u32>(node, N_LABEL_LENGTH);
+    const labelOffset = load<u32>(node, N_LABEL_OFFSET);
+    memory.copy(record + K_CHILD_BYTES, firstBytes + firstChild, min<u32>(childCount, 16));
+    if (labelLength > 1) memory.copy(record + K_LABEL, table + labelOffset + 1, min<u32>(labelLength - 1, 16));
+    store<u32>(record, labelLength, K_LABEL_LENGTH);
+    store<u32>(record, labelOffset, K_LABEL_OFFSET);
+    store<u32>(record, firstChild, K_FIRST_CHILD);
+    store<u32>(record, childCount, K_CHILD_COUNT);
+    memory.copy(record + K_LINES, node + N_PREFIX_ALLOW, 16);
+  }
 }
 
 /** 0xff in the lanes of `block` whose byte at `field` is `c` or whose `any` lane is set. */
@@ -263,22 +304,18 @@ export function indexTable(table: usize, index: usize): void {
 }
 
 /**
- * Finds the child of `node` whose label starts with byte `c`; returns its record or 0.
- * Children have distinct first bytes stored contiguously in `firstBytes`, so 16 are
- * compared per vector step: at most 16 steps (256 children), no unpredictable branches.
+ * Index of the child of a node (children firstChild‥firstChild + count − 1) whose label
+ * starts with `c`, among children 16 and up (the walk record holds the first 16), or -1.
+ * Children have distinct first bytes, stored contiguously in `firstBytes`: 16 compared per
+ * vector step, at most 15 steps (256 children).
  */
-@inline function findChild(nodes: usize, firstBytes: usize, node: usize, c: u32): usize {
-  const count = load<u32>(node, N_CHILD_COUNT);
-  const lo = load<u32>(node, N_FIRST_CHILD);
+function findLaterChild(firstBytes: usize, firstChild: u32, count: u32, c: u32): i32 {
   const want = i8x16.splat(<u8>c);
-  // Most nodes have at most 16 children: one vector step, no loop.
-  let mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(firstBytes + lo), want)) & lanesBelow(count);
-  if (mask != 0) return nodes + <usize>(lo + ctz(mask)) * NODE_SIZE;
   for (let k: u32 = 16; k < count; k += 16) {
-    mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(firstBytes + lo + k), want)) & lanesBelow(count - k);
-    if (mask != 0) return nodes + <usize>(lo + k + ctz(mask)) * NODE_SIZE;
+    const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(firstBytes + firstChild + k), want)) & lanesBelow(count - k);
+    if (mask != 0) return <i32>(firstChild + k + ctz(mask));
   }
-  return 0;
+  return -1;
 }
 
 /**
@@ -374,28 +411,43 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   let dPrio: i32 = -1;
   let dLine: u32 = 0;
 
-  const nodes = table + load<u32>(table, H_NODES_OFFSET);
-  const firstBytes = table + load<u32>(table, H_FIRST_BYTES_OFFSET);
-  let node = nodes;
+  const walk = index + walkOffset(load<u32>(index, 4));
+  let node = walk;
   let pos: u32 = 0;
   // Invariant: path[0, pos) equals the concatenated labels from the root to `node`.
   while (true) {
-    let line = load<u32>(node, N_PREFIX_ALLOW);
+    let line = load<u32>(node, K_LINES);
     if (line) { aPrio = <i32>pos; aLine = line; }
-    line = load<u32>(node, N_PREFIX_DISALLOW);
+    line = load<u32>(node, K_LINES + 4);
     if (line) { dPrio = <i32>pos; dLine = line; }
     if (pos == len) {
-      line = load<u32>(node, N_EXACT_ALLOW);
+      line = load<u32>(node, K_LINES + 8);
       if (line) { aPrio = <i32>pos + 1; aLine = line; }
-      line = load<u32>(node, N_EXACT_DISALLOW);
+      line = load<u32>(node, K_LINES + 12);
       if (line) { dPrio = <i32>pos + 1; dLine = line; }
       break;
     }
-    const child = findChild(nodes, firstBytes, node, load<u8>(path + pos));
-    if (child == 0) break;
-    const labelLen = load<u32>(child, N_LABEL_LENGTH);
+    const c = <u32>load<u8>(path + pos);
+    const count = load<u32>(node, K_CHILD_COUNT);
+    const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(node, K_CHILD_BYTES), i8x16.splat(<u8>c))) & lanesBelow(count);
+    let childIndex: u32;
+    if (mask != 0) {
+      childIndex = load<u32>(node, K_FIRST_CHILD) + ctz(mask);
+    } else {
+      if (count <= 16) break;
+      const later = findLaterChild(table + load<u32>(table, H_FIRST_BYTES_OFFSET), load<u32>(node, K_FIRST_CHILD), count, c);
+      if (later < 0) break;
+      childIndex = <u32>later;
+    }
+    const child = walk + <usize>childIndex * WALK_SIZE;
+    const labelLen = load<u32>(child, K_LABEL_LENGTH);
     if (labelLen > len - pos) break;
-    if (!equalBytes(table + load<u32>(child, N_LABEL_OFFSET) + 1, path + pos + 1, labelLen - 1)) break;
+    // Label bytes 1‥16 from the record (reads up to 15 bytes past the path, within its
+    // slack), the rest, if any, from the table's pool.
+    const rest = labelLen - 1;
+    const want = lanesBelow(rest);
+    if ((<u32>i8x16.bitmask(i8x16.eq(v128.load(child, K_LABEL), v128.load(path + pos + 1))) & want) != want) break;
+    if (rest > 16 && !equalBytes(table + load<u32>(child, K_LABEL_OFFSET) + 17, path + pos + 17, rest - 16)) break;
     pos += labelLen;
     node = child;
   }

@@ -23,7 +23,7 @@
 // The io regions after it are scratch for one call and move when the arena or a batch
 // needs more room. Typed-array views are rebuilt after every memory.grow.
 import { WASM_BASE64 } from './wasm-bytes.js';
-import { FORMAT_VERSION, H_WILDCARD_COUNT } from './table/format.js';
+import { FORMAT_VERSION, H_NODE_COUNT, H_WILDCARD_COUNT } from './table/format.js';
 import { validateRuleTable } from './table/validate.js';
 
 interface WasmExports {
@@ -32,8 +32,8 @@ interface WasmExports {
   heapBase(): number;
   /** Bytes of the RuleIndex of the table at `table`. */
   indexBytes(table: number): number;
-  /** Bytes of the RuleIndex of a table with `wildcardCount` wildcard rules (the arena sizes slots with it). */
-  indexBytesFor(wildcardCount: number): number;
+  /** Bytes of the RuleIndex of a table with these counts (the arena sizes slots with it). */
+  indexBytesFor(wildcardCount: number, nodeCount: number): number;
   /** Builds the RuleIndex of the table at `table` into `index`. */
   indexTable(table: number, index: number): void;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
@@ -315,9 +315,9 @@ export class WasmEngine {
 
   /** Arena bytes `table` and its RuleIndex take. */
   private slotBytes(table: Uint8Array): number {
-    const wildcards = new DataView(table.buffer, table.byteOffset, table.byteLength).getUint32(H_WILDCARD_COUNT, true);
+    const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
     // The RuleIndex layout belongs to assembly/match.ts; it says how big one is.
-    const indexBytes = this.exports.indexBytesFor(wildcards);
+    const indexBytes = this.exports.indexBytesFor(header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true));
     return align16(table.length + SIMD_SLACK) + align16(indexBytes + SIMD_SLACK);
   }
 

@@ -1,4 +1,4 @@
-// The RuleIndex prefilter (assembly/match.ts) never drops a matching wildcard rule: class bytes, length, second/third and last/penultimate byte conditions at their edges, across 16-rule blocks, against the reference matcher.
+// The RuleIndex (assembly/match.ts) against the reference matcher: its wildcard prefilter never drops a matching rule (each condition at its edge, across 16-rule blocks) and its walk records find every plain rule (wide nodes, long labels).
 //
 // The prefilter may let through rules that do not match (they are then matched for real),
 // but a rule it wrongly rejects changes a verdict silently. So each case below is built to
@@ -68,6 +68,29 @@ describe('RuleIndex conditions at their edges', () => {
     const long = 'p'.repeat(300);
     const rules = [`Disallow: /*${long}`, `Allow: /${'p'.repeat(250)}*q`];
     agrees(body(rules), [`/${long}`, `/${long.slice(1)}`, `/${'p'.repeat(250)}q`, `/${'p'.repeat(253)}q`, `/x${long}`]);
+  });
+});
+
+describe('RuleIndex walk records (the trie re-laid out for the walk)', () => {
+  it('nodes with up to 256 children: the first 16 from the record, the rest from the table', () => {
+    // One child per byte value 0x21‥0x7e under /d/, and a few high bytes (percent-encoded in rfc).
+    const bytes = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).filter((c) => c !== '#' && c !== '$' && c !== '*');
+    const rules = bytes.map((c, i) => `${i % 2 ? 'Allow' : 'Disallow'}: /d/${c}x`);
+    rules.push('Disallow: /d/');
+    const urls = bytes.flatMap((c) => [`/d/${c}x`, `/d/${c}`, `/d/${c}y`]);
+    agrees(body(rules), [...urls, '/d/', '/d', '/d/\u00e9x']);
+  });
+
+  it('labels of 1, 16, 17, 18 and 300 bytes: compared in the record and past it', () => {
+    const rules: string[] = [];
+    const urls: string[] = [];
+    for (const n of [1, 2, 15, 16, 17, 18, 33, 300]) {
+      const label = 'abcdefghijklmnopqrstuvwxyz'.repeat(12).slice(0, n);
+      rules.push(`Disallow: /${n}/${label}`, `Allow: /${n}/${label}/in`);
+      urls.push(`/${n}/${label}`, `/${n}/${label}/in`, `/${n}/${label.slice(0, -1)}`, `/${n}/${label.slice(0, -1)}Z`, `/${n}/${label}Z`);
+      if (n > 17) urls.push(`/${n}/${label.slice(0, 17)}Z${label.slice(18)}`, `/${n}/${label.slice(0, 16)}Z${label.slice(17)}`);
+    }
+    agrees(body(rules), urls);
   });
 });
 
