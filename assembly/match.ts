@@ -14,7 +14,7 @@
 // Why fast: a per-table RuleIndex (built once by `indexTable`, kept next to the table)
 // turns each wildcard rule into four one-byte necessary conditions, laid out so that 16
 // rules are tested in a handful of vector operations: its pieces' bytes include certain
-// "class bytes" (8 bytes chosen per table as the rarest ones its rules need), the path
+// "class bytes" (16 bytes chosen per table as the rarest ones its rules need), the path
 // is at least as long as its pieces, the path's second byte is its first piece's second
 // byte, and an anchored rule's last byte ends the path. One pass over the path builds the
 // path's class set (two table lookups per 16 bytes). Only the rules passing all four are
@@ -36,22 +36,24 @@ export let decidedLine: u32 = 0;
 // part of the table format). src/wasm.ts sizes it with `indexBytesFor`.
 //    0 u32 count          wildcard rules
 //    4 u32 blockCount     ⌈count / 16⌉
-//    8 u8[8] classBytes   the class bytes (class b is bit b); unused classes repeat byte 0
-//   16 v128 classLow      nibble tables of the class bytes: byte c is in class b when
-//   32 v128 classHigh     bit b is set in classHigh[c >> 4] and classLow[c & 15]
-//   48 blocks[blockCount], BLOCK_SIZE bytes each, rules 16 × block … 16 × block + 15
+//    8 u32 classCount     class bytes in use (≤ 16); class b is bit b
+//   12 u32 reserved
+//   16 u8[16] classBytes
+//   32 v128 classLow[2]   nibble tables of classes 0‥7 and 8‥15: byte c is in class
+//   64 v128 classHigh[2]  8h + b when bit b is set in classHigh[h][c >> 4] and classLow[h][c & 15]
+//   96 blocks[blockCount], BLOCK_SIZE bytes each, rules 16 × block … 16 × block + 15
 //      (in table order, so priorities descend across blocks), one byte lane per rule:
-//        0 v128 required    class bits of the bytes the rule's pieces contain
-//       16 v128 minLength   bytes of its pieces, capped at 254
-//       32 v128 second      second byte of its first piece …
-//       48 v128 secondAny   … or 0xff in this lane when the first piece is shorter than 2
-//       64 v128 third       third byte of its first piece …
-//       80 v128 thirdAny    … or 0xff when the first piece is shorter than 3
-//       96 v128 last        last byte of an anchored rule's last piece …
-//      112 v128 lastAny     … or 0xff when the rule is not anchored or the piece is empty
-//      128 v128 penult      the byte before it …
-//      144 v128 penultAny   … or 0xff when that piece is shorter than 2
-//      160 i32 prios[16]    W_PRIORITY of each rule (lanes past `count`: -1)
+//        0 v128 required[2] bits of classes 0‥7, then 8‥15, that the rule's pieces contain
+//       32 v128 minLength   bytes of its pieces, capped at 254
+//       48 v128 second      second byte of its first piece …
+//       64 v128 secondAny   … or 0xff in this lane when the first piece is shorter than 2
+//       80 v128 third       third byte of its first piece …
+//       96 v128 thirdAny    … or 0xff when the first piece is shorter than 3
+//      112 v128 last        last byte of an anchored rule's last piece …
+//      128 v128 lastAny     … or 0xff when the rule is not anchored or the piece is empty
+//      144 v128 penult      the byte before it …
+//      160 v128 penultAny   … or 0xff when that piece is shorter than 2
+//      176 i32 prios[16]    W_PRIORITY of each rule (lanes past `count`: -1)
 //    … walk[nodeCount], WALK_SIZE bytes each: the trie of the table, re-laid out so that a
 //      step of the walk reads one record of the parent and one of the child, instead of
 //      chasing node → firstBytes → child → label pool (the table's layout stays compact):
@@ -60,22 +62,23 @@ export let decidedLine: u32 = 0;
 //       32 u32 labelLength  as N_LABEL_LENGTH;    36 u32 labelOffset (N_LABEL_OFFSET)
 //       40 u32 firstChild   as N_FIRST_CHILD;     44 u32 childCount
 //       48 u32 lines[4]     N_PREFIX_ALLOW, N_PREFIX_DISALLOW, N_EXACT_ALLOW, N_EXACT_DISALLOW
-const I_HEADER: u32 = 48;
-const I_CLASS_BYTES: u32 = 8;
-const I_CLASS_LOW: u32 = 16;
-const I_CLASS_HIGH: u32 = 32;
-const BLOCK_SIZE: u32 = 224;
+const I_HEADER: u32 = 96;
+const I_CLASS_COUNT: u32 = 8;
+const I_CLASS_BYTES: u32 = 16;
+const I_CLASS_LOW: u32 = 32;
+const I_CLASS_HIGH: u32 = 64;
+const BLOCK_SIZE: u32 = 240;
 const B_REQUIRED: u32 = 0;
-const B_MIN_LENGTH: u32 = 16;
-const B_SECOND: u32 = 32;
-const B_SECOND_ANY: u32 = 48;
-const B_THIRD: u32 = 64;
-const B_THIRD_ANY: u32 = 80;
-const B_LAST: u32 = 96;
-const B_LAST_ANY: u32 = 112;
-const B_PENULT: u32 = 128;
-const B_PENULT_ANY: u32 = 144;
-const B_PRIOS: u32 = 160;
+const B_MIN_LENGTH: u32 = 32;
+const B_SECOND: u32 = 48;
+const B_SECOND_ANY: u32 = 64;
+const B_THIRD: u32 = 80;
+const B_THIRD_ANY: u32 = 96;
+const B_LAST: u32 = 112;
+const B_LAST_ANY: u32 = 128;
+const B_PENULT: u32 = 144;
+const B_PENULT_ANY: u32 = 160;
+const B_PRIOS: u32 = 176;
 const WALK_SIZE: u32 = 64;
 const K_CHILD_BYTES: u32 = 0;
 const K_LABEL: u32 = 16;
@@ -84,7 +87,7 @@ const K_LABEL_OFFSET: u32 = 36;
 const K_FIRST_CHILD: u32 = 40;
 const K_CHILD_COUNT: u32 = 44;
 const K_LINES: u32 = 48;
-const CLASS_COUNT: u32 = 8;
+const CLASS_COUNT: u32 = 16;
 const MIN_LENGTH_CAP: u32 = 254;
 
 /**
@@ -119,20 +122,32 @@ const TAIL_MASKS: usize = memory.data<u8>([
 
 /**
  * The class bits of the bytes in p[0, n): each 16-byte step classifies every lane with
- * two nibble lookups and ORs the lanes into an accumulator; lanes past `n` are masked.
- * Reads up to 15 bytes past p + n.
+ * two nibble lookups per group of 8 classes and ORs the lanes into an accumulator; lanes
+ * past `n` are masked. Reads up to 15 bytes past p + n.
  */
 @inline function classSet(index: usize, p: usize, n: u32): u32 {
-  const low = v128.load(index, I_CLASS_LOW);
-  const high = v128.load(index, I_CLASS_HIGH);
-  let acc = i8x16.splat(0);
-  // Invariant: acc holds the classes of p[0, i). ⌈n / 16⌉ steps.
+  const low0 = v128.load(index, I_CLASS_LOW);
+  const high0 = v128.load(index, I_CLASS_HIGH);
+  const low1 = v128.load(index, I_CLASS_LOW + 16);
+  const high1 = v128.load(index, I_CLASS_HIGH + 16);
+  const nibble = i8x16.splat(15);
+  let acc0 = i8x16.splat(0);
+  let acc1 = i8x16.splat(0);
+  // Invariant: acc0, acc1 hold the classes of p[0, i). ⌈n / 16⌉ steps.
   for (let i: u32 = 0; i < n; i += 16) {
     const v = v128.load(p + i);
-    const hit = v128.and(i8x16.swizzle(high, i8x16.shr_u(v, 4)), i8x16.swizzle(low, v128.and(v, i8x16.splat(15))));
-    acc = v128.or(acc, v128.and(hit, v128.load(TAIL_MASKS + 16 - min<u32>(16, n - i))));
+    const hi = i8x16.shr_u(v, 4);
+    const lo = v128.and(v, nibble);
+    const tail = v128.load(TAIL_MASKS + 16 - min<u32>(16, n - i));
+    acc0 = v128.or(acc0, v128.and(v128.and(i8x16.swizzle(high0, hi), i8x16.swizzle(low0, lo)), tail));
+    acc1 = v128.or(acc1, v128.and(v128.and(i8x16.swizzle(high1, hi), i8x16.swizzle(low1, lo)), tail));
   }
-  let x = i64x2.extract_lane(acc, 0) | i64x2.extract_lane(acc, 1);
+  return orBytes(acc0) | (orBytes(acc1) << 8);
+}
+
+/** The OR of the 16 bytes of `v`. */
+@inline function orBytes(v: v128): u32 {
+  let x = i64x2.extract_lane(v, 0) | i64x2.extract_lane(v, 1);
   x |= x >> 32;
   x |= x >> 16;
   x |= x >> 8;
@@ -201,7 +216,7 @@ function rarestNewByte(table: usize, index: usize, rule: usize, classCount: u32)
 /**
  * Builds the RuleIndex of `table` at `index`: O(total pattern bytes × CLASS_COUNT).
  * Class bytes are chosen greedily in priority order: in round k, every rule with fewer
- * than k of its bytes among the classes adds its rarest other byte, until 8 are chosen.
+ * than k of its bytes among the classes adds its rarest other byte, until 16 are chosen.
  */
 export function indexTable(table: usize, index: usize): void {
   const count = load<u32>(table, H_WILDCARD_COUNT);
@@ -221,12 +236,16 @@ export function indexTable(table: usize, index: usize): void {
       if (c >= 0) { store<u8>(index + I_CLASS_BYTES + classCount, <u8>c); classCount++; }
     }
   }
+  store<u32>(index, classCount, I_CLASS_COUNT);
   for (let b: u32 = 0; b < classCount; b++) {
     const c = <u32>load<u8>(index + I_CLASS_BYTES + b);
-    store<u8>(index + I_CLASS_LOW + (c & 15), <u32>load<u8>(index + I_CLASS_LOW + (c & 15)) | (<u32>1 << b));
-    store<u8>(index + I_CLASS_HIGH + (c >> 4), <u32>load<u8>(index + I_CLASS_HIGH + (c >> 4)) | (<u32>1 << b));
+    const group = <usize>(b >> 3) << 4;
+    const bit = <u32>1 << (b & 7);
+    const low = index + I_CLASS_LOW + group + (c & 15);
+    const high = index + I_CLASS_HIGH + group + (c >> 4);
+    store<u8>(low, <u32>load<u8>(low) | bit);
+    store<u8>(high, <u32>load<u8>(high) | bit);
   }
-  for (let b = classCount; b < CLASS_COUNT; b++) store<u8>(index + I_CLASS_BYTES + b, load<u8>(index + I_CLASS_BYTES));
 
   for (let i: u32 = 0; i < blocks * 16; i++) {
     const block = index + I_HEADER + <usize>(i >> 4) * BLOCK_SIZE;
@@ -240,7 +259,9 @@ export function indexTable(table: usize, index: usize): void {
     const pieces = load<u32>(rule, W_SEGMENT_COUNT);
     let total: u32 = 0;
     for (let s: u32 = 0; s < pieces; s++) total += load<u32>(segs + <usize>s * SEGMENT_SIZE, S_LENGTH);
-    store<u8>(block + B_REQUIRED + lane, <u8>ruleClasses(table, index, rule, classCount));
+    const required = ruleClasses(table, index, rule, classCount);
+    store<u8>(block + B_REQUIRED + lane, <u8>required);
+    store<u8>(block + B_REQUIRED + 16 + lane, <u8>(required >> 8));
     store<u8>(block + B_MIN_LENGTH + lane, <u8>min<u32>(total, MIN_LENGTH_CAP));
     const firstBytes = table + load<u32>(segs, S_BYTES_OFFSET);
     const firstLen = load<u32>(segs, S_LENGTH);
@@ -286,16 +307,14 @@ export function indexTable(table: usize, index: usize): void {
 
 /**
  * Bit j set when rule 16 × block + j passes every RuleIndex condition on a path whose
- * classes are the complement of `notClasses`, with length `len` (capped) and the bytes
+ * classes are the complement of `notClasses0`, `notClasses1` (classes 0‥7, 8‥15), with length `len` (capped) and the bytes
  * `second`, `third` (path[1], path[2]), `penult`, `last` (path[len − 2], path[len − 1]).
  */
-@inline function blockCandidates(block: usize, notClasses: v128, len: v128, second: v128, third: v128, penult: v128, last: v128): u32 {
+@inline function blockCandidates(block: usize, notClasses0: v128, notClasses1: v128, len: v128, second: v128, third: v128, penult: v128, last: v128): u32 {
+  const missing = v128.or(v128.and(v128.load(block, B_REQUIRED), notClasses0), v128.and(v128.load(block, B_REQUIRED + 16), notClasses1));
   const ok = v128.and(
     v128.and(
-      v128.and(
-        i8x16.eq(v128.and(v128.load(block, B_REQUIRED), notClasses), i8x16.splat(0)),
-        i8x16.le_u(v128.load(block, B_MIN_LENGTH), len),
-      ),
+      v128.and(i8x16.eq(missing, i8x16.splat(0)), i8x16.le_u(v128.load(block, B_MIN_LENGTH), len)),
       v128.and(byteOk(block, B_SECOND, second), byteOk(block, B_THIRD, third)),
     ),
     v128.and(byteOk(block, B_LAST, last), byteOk(block, B_PENULT, penult)),
@@ -461,7 +480,9 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
     // Every condition of the RuleIndex holds for any path a rule matches, so a rule
     // failing one is skipped; 16 rules are tested per block.
-    const notClasses = i8x16.splat(<u8>~classSet(index, path, len));
+    const classes = ~classSet(index, path, len);
+    const notClasses0 = i8x16.splat(<u8>classes);
+    const notClasses1 = i8x16.splat(<u8>(classes >> 8));
     const lenSplat = i8x16.splat(<u8>min<u32>(len, MIN_LENGTH_CAP));
     // Past a short path these bytes are junk, but harmlessly so: a rule that tests
     // path[k] or path[len − 1 − k] has at least k + 1 bytes, which minLength demands.
@@ -473,7 +494,7 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     for (let b: u32 = 0; b < blocks; b++) {
       const block = firstBlock + <usize>b * BLOCK_SIZE;
       if (load<i32>(block, B_PRIOS) < max32(aPrio, dPrio)) break;
-      let candidates = blockCandidates(block, notClasses, lenSplat, second, third, penult, last) & lanesBelow(count - (b << 4));
+      let candidates = blockCandidates(block, notClasses0, notClasses1, lenSplat, second, third, penult, last) & lanesBelow(count - (b << 4));
       while (candidates != 0) {
         const j = ctz(candidates);
         candidates &= candidates - 1;
