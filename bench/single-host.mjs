@@ -2,6 +2,7 @@
 import robotsParser from 'robots-parser';
 import { Robots } from '../dist/index.js';
 import { getEngine } from '../dist/wasm.js';
+import { MatchPool } from '../dist/pool.js';
 import { NaiveMatcher } from './naive.mjs';
 import { balancedUrls, byteLength, syntheticRobots, toLines } from './fixtures.mjs';
 import { agreement, measure, printTable } from './lib.mjs';
@@ -29,9 +30,17 @@ export async function run({ smoke }) {
   const out = new Uint8Array(count);
   // The floor of the raw path: the same bytes against a table with no rules.
   const empty = Robots.parse('User-agent: *\n').forAgent(AGENT);
+  // Smoke inputs are under the pool's threshold: let them be split anyway, so CI runs workers.
+  const pool = new MatchPool({ threads: 2, ...(smoke && { minParallelBytes: 0 }) });
+  const pooled = await pool.matchLines(matcher, lines);
+  if (!Buffer.from(pooled).equals(Buffer.from(matcher.matchLines(lines)))) throw new Error('bench: MatchPool verdicts differ from matchLines');
   const rows = await measure(
     [
       { engine: 'wasm matchLines (raw bytes)', urls: count, bytes: lines.length, fn: () => matcher.matchLines(lines, out) },
+      {
+        engine: 'wasm MatchPool.matchLines (2 threads)', urls: count, bytes: lines.length,
+        fn: async () => { await pool.matchLines(matcher, lines, out); },
+      },
       { engine: 'wasm matchLines, no rules (floor)', urls: count, bytes: lines.length, fn: () => empty.matchLines(lines, out) },
       { engine: 'wasm decideLines (+line)', urls: count, bytes: lines.length, fn: () => matcher.decideLines(lines) },
       { engine: 'wasm check rows (bytes → TSV)', urls: count, bytes: lines.length, fn: () => getEngine().formatLineRows(matcher.table, lines, true, 0) },
@@ -53,7 +62,7 @@ export async function run({ smoke }) {
       },
     ],
     { smoke },
-  );
+  ).finally(() => pool.close());
   const allowed = ours.reduce((a, b) => a + b, 0);
   printTable(
     `single-host: ${matcher.ruleCount}-rule robots.txt, ${count} URLs (avg ${(bytes / count).toFixed(1)} B, ${((100 * allowed) / count).toFixed(0)}% allowed)`,

@@ -70,6 +70,7 @@ const ENTRY_POINTS: Record<string, string> = {
   'robotstxt-wasm': 'dist/index.js',
   'robotstxt-wasm/fetch': 'dist/fetch/index.js',
   'robotstxt-wasm/compat': 'dist/compat.js',
+  'robotstxt-wasm/pool': 'dist/pool.js',
 };
 const CHECK_PRELUDE = `import { deepStrictEqual as __equal } from 'node:assert';
 const __plain = (v) => ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v)
@@ -141,7 +142,7 @@ describe('docs/API.md', () => {
   const work = mkdtempSync(join(tmpdir(), 'robotstxt-docs-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it.each([...exportedNames('src/index.ts'), ...exportedNames('src/compat.ts')])('has a section for %s', (name) => {
+  it.each([...exportedNames('src/index.ts'), ...exportedNames('src/compat.ts'), ...exportedNames('src/pool.ts')])('has a section for %s', (name) => {
     expect(headings.some((h) => h.includes(`\`${name}\``)), `no "### \`${name}\`" heading in docs/API.md`).toBe(true);
   });
 

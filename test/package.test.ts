@@ -2,8 +2,9 @@
 //
 // Packs the built tree into a temp dir, installs the tarball offline into a fresh
 // project (possible because the package has no dependencies) and uses it the way a
-// consumer would: ESM import of "." and "./compat", require() on Node ≥ 20.19, the
-// type declarations through "exports", and the `robotstxt` bin.
+// consumer would: ESM import of ".", "./compat" and "./pool" (whose worker thread must
+// load from node_modules too), require() on Node ≥ 20.19, the type declarations through
+// "exports", and the `robotstxt` bin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ const ALLOWED = /^(?:dist\/.+\.(?:js|d\.ts|wasm)|README\.md|LICENSE|package\.jso
 const REQUIRED = [
   'package.json', 'README.md', 'LICENSE',
   'dist/index.js', 'dist/index.d.ts', 'dist/compat.js', 'dist/compat.d.ts',
+  'dist/pool.js', 'dist/pool.d.ts', 'dist/pool-worker.js',
   ...Object.values(pkg.bin).map((p) => p.replace(/^\.\//, '')),
 ];
 
@@ -47,7 +49,7 @@ function run(cmd: string, args: string[], cwd: string): string {
 }
 
 beforeAll(() => {
-  for (const f of ['dist/index.js', 'dist/compat.js', ...Object.values(pkg.bin)]) {
+  for (const f of ['dist/index.js', 'dist/compat.js', 'dist/pool.js', ...Object.values(pkg.bin)]) {
     if (!existsSync(join(root, f))) throw new Error(`${f} is missing: run \`npm run build\` first`);
   }
   work = mkdtempSync(join(tmpdir(), 'robotstxt-pack-'));
@@ -99,6 +101,7 @@ describe('npm pack', () => {
     targets.push(...Object.values(pkg.bin));
     for (const t of targets) expect(packed, t).toContain(t.replace(/^\.\//, ''));
     expect(pkg.exports['./compat'], 'package.json "exports" needs "./compat"').toBeDefined();
+    expect(pkg.exports['./pool'], 'package.json "exports" needs "./pool"').toEqual({ types: './dist/pool.d.ts', default: './dist/pool.js' });
   });
 
   it('marks the CLI as a node script', () => {
@@ -138,6 +141,22 @@ describe('installed tarball', () => {
     });
   });
 
+  it('imports "./pool" and judges a batch on a worker thread started from node_modules', () => {
+    writeFileSync(
+      join(project, 'pool.mjs'),
+      [
+        `import { Robots } from '${pkg.name}';`,
+        `import { MatchPool } from '${pkg.name}/pool';`,
+        `const m = Robots.parse('User-agent: *\\nDisallow: /x\\n').forAgent('bot');`,
+        'const pool = new MatchPool({ threads: 2, minParallelBytes: 0 });',
+        `const verdicts = await pool.matchLines(m, new TextEncoder().encode('/x\\n/y\\n/x\\n/y\\n'));`,
+        'console.log(JSON.stringify({ verdicts: [...verdicts], shares: pool.lastSplit.map((s) => s.lines), threads: new Set(pool.lastSplit.map((s) => s.threadId)).size }));',
+        'await pool.close();',
+      ].join('\n'),
+    );
+    expect(JSON.parse(run('node', ['pool.mjs'], project))).toEqual({ verdicts: [0, 1, 0, 1], shares: [2, 2], threads: 2 });
+  });
+
   it('can be require()d from CommonJS (Node ≥ 20.19: no top-level await in the graph)', () => {
     writeFileSync(
       join(project, 'cjs.cjs'),
@@ -158,9 +177,11 @@ describe('installed tarball', () => {
       [
         `import { Robots, type Explanation } from '${pkg.name}';`,
         `import robotsParser from '${pkg.name}/compat';`,
+        `import { MatchPool, type PoolShare } from '${pkg.name}/pool';`,
         `const e: Explanation = Robots.parse('User-agent: *').explain('/', 'bot');`,
         `const allowed: boolean | undefined = robotsParser('https://a.test/robots.txt', '').isAllowed('https://a.test/');`,
-        'export { e, allowed };',
+        `const shares: readonly PoolShare[] = new MatchPool({ threads: 1 }).lastSplit;`,
+        'export { e, allowed, shares };',
       ].join('\n'),
     );
     const tsc = join(root, 'node_modules', '.bin', 'tsc');
