@@ -66,6 +66,60 @@ const GOOGLE_DISALLOW_KEYS = ['disallow', 'dissallow', 'dissalow', 'disalow', 'd
 const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'] as const;
 
 /**
+ * The lexer's events as offsets into the body it scans, so that a caller creates only the
+ * views and strings it keeps (Robots.parse needs no view for most comments and keys).
+ * Internal: `lexRobots` adapts it to RobotsLineHandler. Ranges are [start, end).
+ */
+export interface LineSink {
+  userAgent(start: number, end: number, line: number): void;
+  allow(start: number, end: number, line: number): void;
+  disallow(start: number, end: number, line: number): void;
+  sitemap(start: number, end: number, line: number): void;
+  other(keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, line: number): void;
+  /** From `#` to the end of the line. */
+  comment(start: number, end: number, line: number): void;
+  invalid(start: number, end: number, line: number): void;
+}
+
+/** Turns offset events into the views RobotsLineHandler takes; comment/invalid only when handled. */
+class ViewSink implements LineSink {
+  private readonly buffer: ArrayBufferLike;
+  private readonly base: number;
+
+  constructor(body: Uint8Array, private readonly handler: RobotsLineHandler) {
+    this.buffer = body.buffer;
+    this.base = body.byteOffset;
+  }
+
+  /** body[start, end) as a new view: the constructor skips subarray's species lookup. */
+  private view(start: number, end: number): Uint8Array {
+    return new Uint8Array(this.buffer, this.base + start, end - start);
+  }
+
+  userAgent(start: number, end: number, line: number): void {
+    this.handler.userAgent(this.view(start, end), line);
+  }
+  allow(start: number, end: number, line: number): void {
+    this.handler.allow(this.view(start, end), line);
+  }
+  disallow(start: number, end: number, line: number): void {
+    this.handler.disallow(this.view(start, end), line);
+  }
+  sitemap(start: number, end: number, line: number): void {
+    this.handler.sitemap(this.view(start, end), line);
+  }
+  other(keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, line: number): void {
+    this.handler.other(this.view(keyStart, keyEnd), this.view(valueStart, valueEnd), line);
+  }
+  comment(start: number, end: number, line: number): void {
+    this.handler.comment?.(this.view(start, end), line);
+  }
+  invalid(start: number, end: number, line: number): void {
+    this.handler.invalid?.(this.view(start, end), line);
+  }
+}
+
+/**
  * Splits `body` into lines (CR, LF or CRLF), skips a leading UTF-8 BOM (or any prefix
  * of one, as robots.cc does), strips `#` comments and surrounding whitespace, splits
  * `key: value` and reports each line to `handler`. Returns the number of lines seen.
@@ -81,9 +135,17 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
     if (typeof handler[method] !== 'function') throw new TypeError(`handler.${method} must be a function, got ${describe(handler[method])}`);
   }
   expectProfile(profile, 'profile');
-  const google = profile === 'google';
   // A plain view: Buffer#subarray (Node) costs several times more per call.
   const body = Object.getPrototypeOf(input) === Uint8Array.prototype ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  return lexLines(body, new ViewSink(body, handler), profile === 'google');
+}
+
+/**
+ * lexRobots without the argument checks, reporting offsets into `body` (a plain
+ * Uint8Array) to `sink`. Internal: Robots.parse lexes its own copy of the body with it.
+ * @example lexLines(bytes, sink, false) // line count; sink.disallow(12, 20, 2), …
+ */
+export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): number {
   const n = body.length;
   let start = 0;
   while (start < 3 && start < n && body[start] === BOM[start]) start++;
@@ -117,7 +179,7 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
       }
     }
     line++;
-    lexLine(body, start, end, hash, line, google, handler);
+    lexLine(body, start, end, hash, line, google, sink);
     if (end >= n) break;
     // CRLF is one line ending; a lone CR or LF is one too.
     start = body[end] === CR && end + 1 < n && body[end + 1] === LF ? end + 2 : end + 1;
@@ -126,18 +188,13 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
   return line;
 }
 
-/** body[start, end) as a new view: the constructor skips subarray's species lookup (cheaper per line). */
-function view(body: Uint8Array, start: number, end: number): Uint8Array {
-  return new Uint8Array(body.buffer, body.byteOffset + start, end - start);
-}
-
 function indexOfByte(body: Uint8Array, byte: number, start: number, end: number): number {
   for (let i = start; i < end; i++) if (body[i] === byte) return i;
   return -1;
 }
 
 /** One line body[start, end); `hash` is the first `#` in it, or -1. */
-function lexLine(body: Uint8Array, start: number, end: number, hash: number, line: number, google: boolean, handler: RobotsLineHandler): void {
+function lexLine(body: Uint8Array, start: number, end: number, hash: number, line: number, google: boolean, sink: LineSink): void {
   if (google) {
     // Google-compat: the line buffer is cut at 16,663 bytes, then read as a C string.
     if (end - start > GOOGLE_MAX_LINE_BYTES) end = start + GOOGLE_MAX_LINE_BYTES;
@@ -148,7 +205,7 @@ function lexLine(body: Uint8Array, start: number, end: number, hash: number, lin
   let contentEnd = end;
   if (hash >= 0) {
     contentEnd = hash;
-    handler.comment?.(view(body, hash, end), line);
+    sink.comment(hash, end, line);
   }
   let s = start;
   let e = contentEnd;
@@ -173,36 +230,38 @@ function lexLine(body: Uint8Array, start: number, end: number, hash: number, lin
     let more = v;
     while (more < e && !isBlank(body[more]!)) more++;
     if (ws === e || more !== e) {
-      handler.invalid?.(view(body, s, e), line);
+      sink.invalid(s, e, line);
       return;
     }
     keyEnd = ws;
     valueStart = v;
   } else {
     // RFC 9309 §2.2: every record is `key *WS ":" *WS value`.
-    handler.invalid?.(view(body, s, e), line);
+    sink.invalid(s, e, line);
     return;
   }
   while (keyEnd > s && isSpaceByte(body[keyEnd - 1]!)) keyEnd--;
   if (keyEnd === s) {
-    handler.invalid?.(view(body, s, e), line);
+    sink.invalid(s, e, line);
     return;
   }
   while (valueStart < e && isSpaceByte(body[valueStart]!)) valueStart++;
-  const value = view(body, valueStart, e);
 
+  // Every known key has its own first letter, so that letter picks the one to compare:
+  // `| 0x20` folds ASCII case, and only 'U'/'u' (and so on) fold onto the letters tested.
+  const first = body[s]! | 0x20;
   if (google) {
-    if (startsWithAny(body, s, keyEnd, GOOGLE_USER_AGENT_KEYS)) handler.userAgent(value, line);
-    else if (equalsWord(body, s, keyEnd, 'allow', true)) handler.allow(value, line);
-    else if (startsWithAny(body, s, keyEnd, GOOGLE_DISALLOW_KEYS)) handler.disallow(value, line);
-    else if (startsWithAny(body, s, keyEnd, GOOGLE_SITEMAP_KEYS)) handler.sitemap(value, line);
-    else handler.other(view(body, s, keyEnd), value, line);
+    if (first === 0x75 ? startsWithAny(body, s, keyEnd, GOOGLE_USER_AGENT_KEYS) : false) sink.userAgent(valueStart, e, line);
+    else if (first === 0x61 ? equalsWord(body, s, keyEnd, 'allow', true) : false) sink.allow(valueStart, e, line);
+    else if (first === 0x64 ? startsWithAny(body, s, keyEnd, GOOGLE_DISALLOW_KEYS) : false) sink.disallow(valueStart, e, line);
+    else if (first === 0x73 ? startsWithAny(body, s, keyEnd, GOOGLE_SITEMAP_KEYS) : false) sink.sitemap(valueStart, e, line);
+    else sink.other(s, keyEnd, valueStart, e, line);
     return;
   }
   // RFC 9309 §2.2.1/§2.2.2: keys are matched whole, case-insensitively.
-  if (equalsWord(body, s, keyEnd, 'user-agent', false)) handler.userAgent(value, line);
-  else if (equalsWord(body, s, keyEnd, 'allow', false)) handler.allow(value, line);
-  else if (equalsWord(body, s, keyEnd, 'disallow', false)) handler.disallow(value, line);
-  else if (equalsWord(body, s, keyEnd, 'sitemap', false)) handler.sitemap(value, line);
-  else handler.other(view(body, s, keyEnd), value, line);
+  if (first === 0x75 ? equalsWord(body, s, keyEnd, 'user-agent', false) : false) sink.userAgent(valueStart, e, line);
+  else if (first === 0x61 ? equalsWord(body, s, keyEnd, 'allow', false) : false) sink.allow(valueStart, e, line);
+  else if (first === 0x64 ? equalsWord(body, s, keyEnd, 'disallow', false) : false) sink.disallow(valueStart, e, line);
+  else if (first === 0x73 ? equalsWord(body, s, keyEnd, 'sitemap', false) : false) sink.sitemap(valueStart, e, line);
+  else sink.other(s, keyEnd, valueStart, e, line);
 }

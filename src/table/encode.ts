@@ -19,21 +19,6 @@ export interface EncodeOptions {
   readonly allWildcard?: boolean;
 }
 
-interface TrieNode {
-  /** The label is src[start, end). */
-  src: Uint8Array;
-  start: number;
-  end: number;
-  /** src[start]: the byte children are sorted and found by (kept here: one load, not two). */
-  first: number;
-  /** Null for leaves, which are most nodes. */
-  children: TrieNode[] | null;
-  prefixAllow: number;
-  prefixDisallow: number;
-  exactAllow: number;
-  exactDisallow: number;
-}
-
 interface WildcardRule {
   /** Segment i is pattern[bounds[2i], bounds[2i+1]). */
   pattern: Uint8Array;
@@ -47,89 +32,116 @@ interface WildcardRule {
 
 const STAR = 0x2a;
 const DOLLAR = 0x24;
-const EMPTY = new Uint8Array(0);
 
-function newNode(src: Uint8Array, start: number, end: number): TrieNode {
-  return { src, start, end, first: start < end ? src[start]! : 0, children: null, prefixAllow: 0, prefixDisallow: 0, exactAllow: 0, exactDisallow: 0 };
-}
+/**
+ * The radix trie of plain rules, as parallel fields in one reused Int32Array (node i's
+ * fields start at i * T_STRIDE): a corpus file makes hundreds of nodes per compile, and
+ * objects for them cost an allocation each plus the collector's time. Fields:
+ * label = pattern of rule T_RULE, bytes [T_START, T_END) (the root has rule -1);
+ * T_FIRST its first byte; children as a list sorted by first byte (T_CHILD, T_NEXT,
+ * T_COUNT); the four earliest lines (0 = none) in the order of format.ts's NODE.
+ */
+const T_START = 0;
+const T_END = 1;
+const T_RULE = 2;
+const T_FIRST = 3;
+const T_CHILD = 4;
+const T_NEXT = 5;
+const T_COUNT = 6;
+const T_PREFIX_ALLOW = 7;
+const T_PREFIX_DISALLOW = 8;
+const T_EXACT_ALLOW = 9;
+const T_EXACT_DISALLOW = 10;
+const T_STRIDE = 11;
 
-/** Earliest line wins: RFC 9309 leaves equal rules to us; robots.cc keeps the first. */
-function earliest(current: number, line: number): number {
-  return current === 0 || line < current ? line : current;
-}
+/** Trie scratch, reused across calls (encoding is synchronous and never re-entered); grown by doubling. */
+let trie = new Int32Array(1024 * T_STRIDE);
+/** Breadth-first node order, reused likewise. */
+let orderScratch = new Int32Array(1024);
 
-function mark(node: TrieNode, anchored: boolean, allow: boolean, line: number): void {
-  if (anchored) {
-    if (allow) node.exactAllow = earliest(node.exactAllow, line);
-    else node.exactDisallow = earliest(node.exactDisallow, line);
-  } else if (allow) {
-    node.prefixAllow = earliest(node.prefixAllow, line);
-  } else {
-    node.prefixDisallow = earliest(node.prefixDisallow, line);
-  }
+/** Sets node `index` to a label rules[rule].pattern[start, end) starting with `first`, no children, no lines. */
+function newNode(t: Int32Array, index: number, rule: number, start: number, end: number, first: number): void {
+  const at = index * T_STRIDE;
+  t[at + T_START] = start;
+  t[at + T_END] = end;
+  t[at + T_RULE] = rule;
+  t[at + T_FIRST] = first;
+  t[at + T_CHILD] = -1;
+  t[at + T_NEXT] = -1;
+  t[at + T_COUNT] = 0;
+  t[at + T_PREFIX_ALLOW] = 0;
+  t[at + T_PREFIX_DISALLOW] = 0;
+  t[at + T_EXACT_ALLOW] = 0;
+  t[at + T_EXACT_DISALLOW] = 0;
 }
 
 /**
- * Inserts a plain rule into the radix trie rooted at `root`. The walk consumes the
- * rule's bytes left to right and splits at most one label, so building the trie costs
- * O(total pattern bytes) plus the scans of small child lists.
+ * Records a rule ending at node `at` (a field offset). Earliest line wins: RFC 9309
+ * leaves equal rules to us; robots.cc keeps the first.
  */
-function insertRule(root: TrieNode, p: Uint8Array, len: number, anchored: boolean, allow: boolean, line: number): number {
-  let node = root;
+function mark(t: Int32Array, at: number, anchored: boolean, allow: boolean, line: number): void {
+  const field = at + (anchored ? (allow ? T_EXACT_ALLOW : T_EXACT_DISALLOW) : allow ? T_PREFIX_ALLOW : T_PREFIX_DISALLOW);
+  const current = t[field]!;
+  if (current === 0 || line < current) t[field] = line;
+}
+
+/**
+ * Inserts plain rule `rule` (pattern p[0, len)) into the trie `t` holding `count` nodes,
+ * node 0 the root; returns the new node count. The walk consumes the rule's bytes left
+ * to right and splits at most one label, so building the trie costs O(total pattern
+ * bytes) plus the scans of child lists (at most one entry per byte value).
+ */
+function insertRule(t: Int32Array, count: number, rules: readonly TableRule[], rule: number, p: Uint8Array, len: number, anchored: boolean, allow: boolean, line: number): number {
+  let node = 0;
   let i = 0;
-  let created = 0;
   for (;;) {
     if (i === len) {
-      mark(node, anchored, allow, line);
-      return created;
+      mark(t, node * T_STRIDE, anchored, allow, line);
+      return count;
     }
     const c = p[i]!;
-    let children = node.children;
-    let child: TrieNode | undefined;
-    let at = 0;
-    // Children stay sorted by first byte (a split keeps its head's first byte), so the
-    // search finds the first child whose byte is not smaller, which is also where a new
-    // leaf goes: a linear scan for short lists, a binary search for wide nodes (the
-    // root's `/` node of a large file has dozens of children).
-    if (children !== null) {
-      let hi = children.length;
-      if (hi > 8) {
-        while (at < hi) {
-          const mid = (at + hi) >>> 1;
-          if (children[mid]!.first < c) at = mid + 1;
-          else hi = mid;
-        }
-      } else {
-        while (at < hi && children[at]!.first < c) at++;
-      }
-      if (at < children.length && children[at]!.first === c) child = children[at];
-    } else {
-      children = node.children = [];
+    // Children stay sorted by first byte (a split keeps its head's first byte): the walk
+    // stops at the first child whose byte is not smaller, which is also where a new leaf goes.
+    let prev = -1;
+    let child = t[node * T_STRIDE + T_CHILD]!;
+    while (child >= 0 && t[child * T_STRIDE + T_FIRST]! < c) {
+      prev = child;
+      child = t[child * T_STRIDE + T_NEXT]!;
     }
-    if (child === undefined) {
-      const leaf = newNode(p, i, len);
-      mark(leaf, anchored, allow, line);
-      // Open a slot at `at` by hand: cheaper than splice for these short lists.
-      let j = children.length;
-      children.push(leaf);
-      for (; j > at; j--) children[j] = children[j - 1]!;
-      children[at] = leaf;
-      return created + 1;
+    if (child < 0 || t[child * T_STRIDE + T_FIRST] !== c) {
+      const leaf = count;
+      newNode(t, leaf, rule, i, len, c);
+      mark(t, leaf * T_STRIDE, anchored, allow, line);
+      t[leaf * T_STRIDE + T_NEXT] = child;
+      if (prev < 0) t[node * T_STRIDE + T_CHILD] = leaf;
+      else t[prev * T_STRIDE + T_NEXT] = leaf;
+      t[node * T_STRIDE + T_COUNT] = t[node * T_STRIDE + T_COUNT]! + 1;
+      return count + 1;
     }
-    const labelLength = child.end - child.start;
+    const at = child * T_STRIDE;
+    const start = t[at + T_START]!;
+    const labelLength = t[at + T_END]! - start;
+    const src = rules[t[at + T_RULE]!]!.pattern;
     let k = 1;
-    while (k < labelLength && i + k < len && child.src[child.start + k] === p[i + k]) k++;
+    while (k < labelLength && i + k < len && src[start + k] === p[i + k]) k++;
     if (k < labelLength) {
-      // The rule leaves the label part-way: split it into a shared head and the old tail.
-      const head = newNode(child.src, child.start, child.start + k);
-      child.start += k;
-      child.first = child.src[child.start]!;
-      head.children = [child];
-      children[at] = head;
-      child = head;
-      created++;
+      // The rule leaves the label part-way: a new head takes the child's place in the
+      // list and the child keeps the tail (and its own children, whose links name it).
+      const head = count++;
+      newNode(t, head, t[at + T_RULE]!, start, start + k, c);
+      const h = head * T_STRIDE;
+      t[h + T_NEXT] = t[at + T_NEXT]!;
+      t[h + T_CHILD] = child;
+      t[h + T_COUNT] = 1;
+      if (prev < 0) t[node * T_STRIDE + T_CHILD] = head;
+      else t[prev * T_STRIDE + T_NEXT] = head;
+      t[at + T_START] = start + k;
+      t[at + T_FIRST] = src[start + k]!;
+      t[at + T_NEXT] = -1;
+      node = head;
+    } else {
+      node = child;
     }
-    node = child;
     i += k;
   }
 }
@@ -190,7 +202,10 @@ export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOpti
  * @example encodeScannedRules([{ allow: false, pattern: utf8('/a*b'), line: 2 }], Int32Array.of(2), { flags: 0 })
  */
 export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Array | null, options: EncodeOptions): Uint8Array {
-  const root = newNode(EMPTY, 0, 0);
+  // A rule adds at most two nodes (a leaf and the head of a split label).
+  if (trie.length < (1 + 2 * rules.length) * T_STRIDE) trie = new Int32Array(Math.max((1 + 2 * rules.length) * T_STRIDE, trie.length * 2));
+  const t = trie;
+  newNode(t, 0, -1, 0, 0, 0);
   let nodeCount = 1;
   const wild: WildcardRule[] = [];
   let segmentCount = 0;
@@ -202,7 +217,7 @@ export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Arra
     // A final `$` is not a `*`: the first `*` of the pattern is the first before it.
     const star = stars === null ? indexOfStar(p, length) : stars[index]!;
     if (star < 0 && !options.allWildcard) {
-      nodeCount += insertRule(root, p, length, anchored, rule.allow, rule.line);
+      nodeCount = insertRule(t, nodeCount, rules, index, p, length, anchored, rule.allow, rule.line);
       continue;
     }
     // A plain rule forced into the list (allWildcard) is a single segment: a prefix.
@@ -214,23 +229,22 @@ export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Arra
   // Breadth-first numbering keeps every node's children contiguous (and sorted by first
   // byte, as inserted): the matcher binary-searches them. The same walk totals the labels
   // (shared prefixes are stored once, so only the trie knows how many bytes they take).
-  const order: TrieNode[] = new Array<TrieNode>(nodeCount);
-  order[0] = root;
+  if (orderScratch.length < nodeCount) orderScratch = new Int32Array(Math.max(nodeCount, orderScratch.length * 2));
+  const order = orderScratch;
+  order[0] = 0;
   let filled = 1;
   let labelBytes = 0;
   for (let k = 0; k < filled; k++) {
-    const node = order[k]!;
-    labelBytes += node.end - node.start;
-    const children = node.children;
-    if (children === null) continue;
-    for (let c = 0; c < children.length; c++) order[filled++] = children[c]!;
+    const at = order[k]! * T_STRIDE;
+    labelBytes += t[at + T_END]! - t[at + T_START]!;
+    for (let c = t[at + T_CHILD]!; c >= 0; c = t[c * T_STRIDE + T_NEXT]!) order[filled++] = c;
   }
 
   wild.sort((a, b) => b.priority - a.priority || a.line - b.line);
 
   const nodesOffset = F.HEADER_SIZE;
-  const firstBytesOffset = nodesOffset + order.length * F.NODE_SIZE;
-  const wildcardsOffset = (firstBytesOffset + order.length + 3) & ~3;
+  const firstBytesOffset = nodesOffset + nodeCount * F.NODE_SIZE;
+  const wildcardsOffset = (firstBytesOffset + nodeCount + 3) & ~3;
   const segmentsOffset = wildcardsOffset + wild.length * F.WILDCARD_SIZE;
   const poolOffset = segmentsOffset + segmentCount * F.SEGMENT_SIZE;
   // Pool: labels, then each segment's bytes followed by its 4-aligned failure links.
@@ -252,23 +266,24 @@ export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Arra
   // One pass per node: its label into the pool, its record, its first byte.
   let pool = poolOffset;
   let childCursor = 1;
-  for (let k = 0; k < order.length; k++) {
-    const node = order[k]!;
-    const src = node.src;
-    const start = node.start;
-    const end = node.end;
+  for (let k = 0; k < nodeCount; k++) {
+    const at = order[k]! * T_STRIDE;
+    const start = t[at + T_START]!;
+    const end = t[at + T_END]!;
     const w = (nodesOffset + k * F.NODE_SIZE) >> 2;
-    const childCount = node.children === null ? 0 : node.children.length;
+    const childCount = t[at + T_COUNT]!;
     u32[w + F.N_LABEL_OFFSET / 4] = pool;
     u32[w + F.N_LABEL_LENGTH / 4] = end - start;
     u32[w + F.N_FIRST_CHILD / 4] = childCount > 0 ? childCursor : 0;
     u32[w + F.N_CHILD_COUNT / 4] = childCount;
-    u32[w + F.N_PREFIX_ALLOW / 4] = node.prefixAllow;
-    u32[w + F.N_PREFIX_DISALLOW / 4] = node.prefixDisallow;
-    u32[w + F.N_EXACT_ALLOW / 4] = node.exactAllow;
-    u32[w + F.N_EXACT_DISALLOW / 4] = node.exactDisallow;
-    table[firstBytesOffset + k] = node.first;
+    u32[w + F.N_PREFIX_ALLOW / 4] = t[at + T_PREFIX_ALLOW]!;
+    u32[w + F.N_PREFIX_DISALLOW / 4] = t[at + T_PREFIX_DISALLOW]!;
+    u32[w + F.N_EXACT_ALLOW / 4] = t[at + T_EXACT_ALLOW]!;
+    u32[w + F.N_EXACT_DISALLOW / 4] = t[at + T_EXACT_DISALLOW]!;
+    table[firstBytesOffset + k] = t[at + T_FIRST]!;
     childCursor += childCount;
+    if (end === start) continue;
+    const src = rules[t[at + T_RULE]!]!.pattern;
     if (end - start > 16) {
       table.set(new Uint8Array(src.buffer, src.byteOffset + start, end - start), pool);
       pool += end - start;
@@ -310,7 +325,7 @@ export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Arra
   v.setUint16(F.H_VERSION, F.FORMAT_VERSION, true);
   v.setUint16(F.H_FLAGS, options.flags, true);
   v.setUint32(F.H_BYTE_LENGTH, byteLength, true);
-  v.setUint32(F.H_NODE_COUNT, order.length, true);
+  v.setUint32(F.H_NODE_COUNT, nodeCount, true);
   v.setUint32(F.H_NODES_OFFSET, nodesOffset, true);
   v.setUint32(F.H_FIRST_BYTES_OFFSET, firstBytesOffset, true);
   v.setUint32(F.H_WILDCARD_COUNT, wild.length, true);
