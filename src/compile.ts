@@ -2,7 +2,7 @@
 import type { Profile } from './parse.js';
 import type { RuleRecord } from './groups.js';
 import { normalizePattern, normalizePatternRfc, RFC_PATTERN_BYTE } from './normalize.js';
-import { encodeRuleTable, encodeScannedRules, type TableRule } from './table/encode.js';
+import { encodeRuleBuffer, encodeRuleTable, ruleBuffer, type TableRule } from './table/encode.js';
 import { expectBytes } from './errors.js';
 import { FLAG_IMPLICIT_ROBOTS_TXT, FLAG_NORMALIZE_URL } from './table/format.js';
 
@@ -57,15 +57,12 @@ export function tableRules(records: readonly RuleRecord[], profile: Profile): Ta
   return out;
 }
 
+const CLASS_REWRITE = 1;
+const CLASS_STAR = 2;
+const CLASS_DOLLAR = 4;
+/** RFC_PATTERN_BYTE with `$` told apart from the other rewritten bytes. */
+const RFC_CLASS = RFC_PATTERN_BYTE.map((kind, c) => (c === DOLLAR ? CLASS_DOLLAR : kind === 2 ? CLASS_STAR : kind === 1 ? CLASS_REWRITE : 0));
 const STAR = 0x2a;
-
-function indexOfStar(pattern: Uint8Array): number {
-  for (let i = 0; i < pattern.length; i++) if (pattern[i] === STAR) return i;
-  return -1;
-}
-
-/** Reused across calls (compileRules is synchronous and never re-entered). */
-let starScratch = new Int32Array(256);
 
 /**
  * The RuleTable for `records` under `profile`.
@@ -73,39 +70,45 @@ let starScratch = new Int32Array(256);
  */
 export function compileRules(records: readonly RuleRecord[], profile: Profile): Uint8Array {
   if (profile !== 'rfc') return encodeRuleTable(tableRules(records, profile), { flags: profileFlags(profile) });
-  // The rfc profile's tableRules, with one scan per pattern that both decides whether it
-  // needs normalization (most do not) and finds its first `*` for the encoder.
-  const out: TableRule[] = [];
-  if (starScratch.length < records.length) starScratch = new Int32Array(Math.max(records.length, starScratch.length * 2));
-  const stars = starScratch;
-  for (const r of records) {
+  // The rfc profile's tableRules, fused with the encoder's copy of each pattern: one scan
+  // per pattern copies it and decides whether it needs normalization (most do not).
+  const out = ruleBuffer;
+  out.reset();
+  for (let k = 0; k < records.length; k++) {
+    const r = records[k]!;
     const p = r.pattern;
-    expectBytes(p, 'pattern');
+    // expectBytes reads byteLength (a getter V8 does not inline) for its detached-buffer
+    // test, which only an empty view can fail: cheap instanceof first, the rest when empty.
+    if (!(p instanceof Uint8Array)) expectBytes(p, 'pattern');
     const n = p.length;
-    // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
-    if (n === 0) continue;
-    let star = -1;
-    let plain = true;
-    for (let i = 0; i < n; i++) {
-      const kind = RFC_PATTERN_BYTE[p[i]!];
-      if (kind === 0) continue;
-      if (kind === 2) {
-        if (star < 0) star = i;
-      } else if (p[i] !== DOLLAR || i !== n - 1) {
-        // normalizePatternRfc keeps a final `$` (the end anchor) and rewrites the rest.
-        plain = false;
-        break;
-      }
+    if (n === 0) {
+      expectBytes(p, 'pattern');
+      // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
+      continue;
     }
-    if (plain) {
-      stars[out.length] = star;
-      out.push(r);
+    out.reserve(1, n);
+    const bytes = out.bytes;
+    const at = out.size;
+    // OR of the byte classes, no branch per byte: a final `$` (the end anchor) is the
+    // only byte of class 1 or 4 that normalizePatternRfc keeps.
+    let classes = 0;
+    const last = n - 1;
+    for (let i = 0; i < last; i++) {
+      const c = p[i]!;
+      bytes[at + i] = c;
+      classes |= RFC_CLASS[c]!;
+    }
+    const end = p[last]!;
+    bytes[at + last] = end;
+    if (end !== DOLLAR) classes |= RFC_CLASS[end]!;
+    if ((classes & (CLASS_REWRITE | CLASS_DOLLAR)) === 0) {
+      let star = -1;
+      if ((classes & CLASS_STAR) !== 0) for (let i = 0; star < 0; i++) if (bytes[at + i] === STAR) star = i;
+      out.commit(n, star, r.allow, r.line, out.count);
       continue;
     }
     const pattern = normalizePatternRfc(p);
-    if (pattern.length === 0) continue;
-    stars[out.length] = indexOfStar(pattern);
-    out.push({ allow: r.allow, pattern, line: r.line });
+    if (pattern.length > 0) out.push(pattern, r.allow, r.line, out.count);
   }
-  return encodeScannedRules(out, stars, { flags: profileFlags('rfc') });
+  return encodeRuleBuffer(out, { flags: profileFlags('rfc') });
 }

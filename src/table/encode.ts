@@ -19,56 +19,166 @@ export interface EncodeOptions {
   readonly allWildcard?: boolean;
 }
 
-interface WildcardRule {
-  /** Segment i is pattern[bounds[2i], bounds[2i+1]). */
-  pattern: Uint8Array;
-  bounds: number[];
-  anchored: boolean;
-  allow: boolean;
-  line: number;
-  priority: number;
-  id: number;
-}
-
 const STAR = 0x2a;
 const DOLLAR = 0x24;
+
+// Format offsets as u32 word indexes, in module constants: V8 folds these, while each
+// read of an imported binding stays a load (measured: twice the cost of these stores).
+const NODE_WORDS = F.NODE_SIZE / 4;
+const N_LABEL_OFFSET = F.N_LABEL_OFFSET / 4;
+const N_LABEL_LENGTH = F.N_LABEL_LENGTH / 4;
+const N_FIRST_CHILD = F.N_FIRST_CHILD / 4;
+const N_CHILD_COUNT = F.N_CHILD_COUNT / 4;
+const N_PREFIX_ALLOW = F.N_PREFIX_ALLOW / 4;
+const N_PREFIX_DISALLOW = F.N_PREFIX_DISALLOW / 4;
+const N_EXACT_ALLOW = F.N_EXACT_ALLOW / 4;
+const N_EXACT_DISALLOW = F.N_EXACT_DISALLOW / 4;
+const WILDCARD_SIZE = F.WILDCARD_SIZE;
+const W_LINE = F.W_LINE / 4;
+const W_PRIORITY = F.W_PRIORITY / 4;
+const W_FIRST_SEGMENT = F.W_FIRST_SEGMENT / 4;
+const W_SEGMENT_COUNT = F.W_SEGMENT_COUNT / 4;
+const W_KIND = F.W_KIND;
+const W_ANCHORED = F.W_ANCHORED;
+const W_ID = F.W_ID / 4;
+const SEGMENT_WORDS = F.SEGMENT_SIZE / 4;
+const S_BYTES_OFFSET = F.S_BYTES_OFFSET / 4;
+const S_LENGTH = F.S_LENGTH / 4;
+const S_FAIL_OFFSET = F.S_FAIL_OFFSET / 4;
+
+/**
+ * Rules laid out for the encoder, patterns back to back in one byte array: every later
+ * pass (prefix sharing, trie walk, label and segment copies) then reads one array, not
+ * a view per rule (each view costs V8 a setup per loop over it). Rule i's pattern is
+ * bytes[start[i], end[i]); star[i] is its first `*` as an offset from start[i], or -1.
+ * One instance is reused (encoding is synchronous and never re-entered): compile.ts
+ * fills it while it scans patterns, encodeRuleTable from TableRules.
+ */
+export class RuleBuffer {
+  bytes: Uint8Array = new Uint8Array(1 << 16);
+  /** Bytes of `bytes` in use. */
+  size = 0;
+  /** Rules in use. */
+  count = 0;
+  start: Int32Array = new Int32Array(1024);
+  end: Int32Array = new Int32Array(1024);
+  star: Int32Array = new Int32Array(1024);
+  allow: Uint8Array = new Uint8Array(1024);
+  line: Int32Array = new Int32Array(1024);
+  id: Int32Array = new Int32Array(1024);
+
+  reset(): void {
+    this.size = 0;
+    this.count = 0;
+  }
+
+  /** Room for `rules` more rules and `bytes` more pattern bytes. */
+  reserve(rules: number, bytes: number): void {
+    if (this.size + bytes > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.size + bytes, this.bytes.length * 2));
+      grown.set(this.bytes.subarray(0, this.size));
+      this.bytes = grown;
+    }
+    const need = this.count + rules;
+    if (need > this.start.length) {
+      const capacity = Math.max(need, this.start.length * 2);
+      this.start = grow(this.start, capacity);
+      this.end = grow(this.end, capacity);
+      this.star = grow(this.star, capacity);
+      this.line = grow(this.line, capacity);
+      this.id = grow(this.id, capacity);
+      const allow = new Uint8Array(capacity);
+      allow.set(this.allow);
+      this.allow = allow;
+    }
+  }
+
+  /**
+   * Appends a rule whose pattern bytes are already at bytes[size, size + length) (the
+   * caller wrote them after `reserve`); `star` as for `star[i]`.
+   */
+  commit(length: number, star: number, allow: boolean, line: number, id: number): void {
+    const i = this.count++;
+    this.start[i] = this.size;
+    this.size += length;
+    this.end[i] = this.size;
+    this.star[i] = star;
+    this.allow[i] = allow ? 1 : 0;
+    this.line[i] = line;
+    this.id[i] = id;
+  }
+
+  /** Appends a rule, copying its pattern and finding its first `*`. */
+  push(pattern: Uint8Array, allow: boolean, line: number, id: number): void {
+    const n = pattern.length;
+    this.reserve(1, n);
+    const bytes = this.bytes;
+    const at = this.size;
+    let star = -1;
+    for (let i = 0; i < n; i++) {
+      const c = pattern[i]!;
+      bytes[at + i] = c;
+      if (c === STAR && star < 0) star = i;
+    }
+    this.commit(n, star, allow, line, id);
+  }
+}
+
+function grow(a: Int32Array, capacity: number): Int32Array {
+  const grown = new Int32Array(capacity);
+  grown.set(a);
+  return grown;
+}
+
+/** The encoder's input, reused across calls. */
+export const ruleBuffer = new RuleBuffer();
 
 /**
  * The radix trie of plain rules, as parallel fields in one reused Int32Array (node i's
  * fields start at i * T_STRIDE): a corpus file makes hundreds of nodes per compile, and
  * objects for them cost an allocation each plus the collector's time. Fields:
- * label = pattern of rule T_RULE, bytes [T_START, T_END) (the root has rule -1);
- * T_FIRST its first byte; children as a list sorted by first byte (T_CHILD, T_NEXT,
- * T_COUNT); the four earliest lines (0 = none) in the order of format.ts's NODE.
+ * label = src[T_START, T_END) of the RuleBuffer's bytes; T_FIRST its first byte; children as a list sorted by first byte (T_CHILD, T_NEXT,
+ * T_COUNT); T_WIDE the node's slot in `byteIndex` or -1; the four earliest lines
+ * (0 = none) in the order of format.ts's NODE.
  */
 const T_START = 0;
 const T_END = 1;
-const T_RULE = 2;
-const T_FIRST = 3;
-const T_CHILD = 4;
-const T_NEXT = 5;
-const T_COUNT = 6;
+const T_FIRST = 2;
+const T_CHILD = 3;
+const T_NEXT = 4;
+const T_COUNT = 5;
+const T_WIDE = 6;
 const T_PREFIX_ALLOW = 7;
 const T_PREFIX_DISALLOW = 8;
 const T_EXACT_ALLOW = 9;
 const T_EXACT_DISALLOW = 10;
 const T_STRIDE = 11;
 
+/**
+ * A node with this many children gets a 256-entry child index by byte: a long sorted
+ * list (the `/` node of a large file has dozens of children) would be walked by every
+ * rule passing through it.
+ */
+const WIDE_CHILDREN = 8;
+
 /** Trie scratch, reused across calls (encoding is synchronous and never re-entered); grown by doubling. */
 let trie = new Int32Array(1024 * T_STRIDE);
+/** Child by byte for wide nodes: slot s holds entries [256 s, 256 s + 256), -1 = none. */
+let byteIndex = new Int32Array(16 * 256);
+let wideCount = 0;
 /** Breadth-first node order, reused likewise. */
 let orderScratch = new Int32Array(1024);
 
-/** Sets node `index` to a label rules[rule].pattern[start, end) starting with `first`, no children, no lines. */
-function newNode(t: Int32Array, index: number, rule: number, start: number, end: number, first: number): void {
+/** Sets node `index` to a label src[start, end) starting with `first`, no children, no lines. */
+function newNode(t: Int32Array, index: number, start: number, end: number, first: number): void {
   const at = index * T_STRIDE;
   t[at + T_START] = start;
   t[at + T_END] = end;
-  t[at + T_RULE] = rule;
   t[at + T_FIRST] = first;
   t[at + T_CHILD] = -1;
   t[at + T_NEXT] = -1;
   t[at + T_COUNT] = 0;
+  t[at + T_WIDE] = -1;
   t[at + T_PREFIX_ALLOW] = 0;
   t[at + T_PREFIX_DISALLOW] = 0;
   t[at + T_EXACT_ALLOW] = 0;
@@ -85,56 +195,134 @@ function mark(t: Int32Array, at: number, anchored: boolean, allow: boolean, line
   if (current === 0 || line < current) t[field] = line;
 }
 
+/** The child of wide node `at` (a field offset) just before byte `c` in its list, or -1. */
+function widePredecessor(t: Int32Array, at: number, c: number): number {
+  const base = t[at + T_WIDE]! << 8;
+  for (let b = c - 1; b >= 0; b--) {
+    const x = byteIndex[base + b]!;
+    if (x >= 0) return x;
+  }
+  return -1;
+}
+
+/** Puts `node` (its byte `c`) after `prev` (-1: first) in the child list of `parent`. */
+function link(t: Int32Array, parent: number, prev: number, node: number, c: number): void {
+  const pa = parent * T_STRIDE;
+  if (prev < 0) {
+    t[node * T_STRIDE + T_NEXT] = t[pa + T_CHILD]!;
+    t[pa + T_CHILD] = node;
+  } else {
+    t[node * T_STRIDE + T_NEXT] = t[prev * T_STRIDE + T_NEXT]!;
+    t[prev * T_STRIDE + T_NEXT] = node;
+  }
+  const wide = t[pa + T_WIDE]!;
+  if (wide >= 0) byteIndex[(wide << 8) + c] = node;
+}
+
+/** Gives `parent` (a field offset) a child index by byte, from its list. */
+function widen(t: Int32Array, at: number): void {
+  const slot = wideCount++;
+  if (byteIndex.length < (slot + 1) << 8) {
+    const grown = new Int32Array(byteIndex.length * 2);
+    grown.set(byteIndex);
+    byteIndex = grown;
+  }
+  const base = slot << 8;
+  byteIndex.fill(-1, base, base + 256);
+  for (let x = t[at + T_CHILD]!; x >= 0; x = t[x * T_STRIDE + T_NEXT]!) byteIndex[base + t[x * T_STRIDE + T_FIRST]!] = x;
+  t[at + T_WIDE] = slot;
+}
+
 /**
- * Inserts plain rule `rule` (pattern p[0, len)) into the trie `t` holding `count` nodes,
- * node 0 the root; returns the new node count. The walk consumes the rule's bytes left
- * to right and splits at most one label, so building the trie costs O(total pattern
- * bytes) plus the scans of child lists (at most one entry per byte value).
+ * The previous insertion's path: pathNode[d] is its d-th node from the root and
+ * pathDepth[d] the pattern bytes matched at that node's end (the root: 0), for
+ * d < pathLength. Rules often share a prefix with the rule before them (files list
+ * `/a/b/c`, `/a/b/d`, …): the next insertion resumes there instead of at the root.
  */
-function insertRule(t: Int32Array, count: number, rules: readonly TableRule[], rule: number, p: Uint8Array, len: number, anchored: boolean, allow: boolean, line: number): number {
-  let node = 0;
-  let i = 0;
+let pathNode = new Int32Array(256);
+let pathDepth = new Int32Array(256);
+let pathLength = 0;
+
+/**
+ * Inserts a plain rule, pattern src[base, base + len), into the trie `t` holding `count`
+ * nodes, node 0 the root; returns the new node count. `shared` is how many leading bytes
+ * the pattern has in common with the previous plain rule inserted. The walk consumes the
+ * rule's bytes left to right and splits at most one label, so building the trie costs
+ * O(total pattern bytes) plus the child lookups (short lists, or an index for wide nodes).
+ */
+function insertRule(t: Int32Array, count: number, src: Uint8Array, base: number, len: number, shared: number, anchored: boolean, allow: boolean, line: number): number {
+  if (pathNode.length < len + 2) {
+    pathNode = new Int32Array(Math.max(len + 2, pathNode.length * 2));
+    pathDepth = new Int32Array(pathNode.length);
+    pathLength = 0;
+    shared = 0;
+  }
+  // The previous rule's path spells its own pattern, so its deepest node ending within
+  // the shared bytes spells this pattern's prefix too: nothing above it changes here.
+  let d = pathLength - 1;
+  while (d > 0 && pathDepth[d]! > shared) d--;
+  let node = d > 0 ? pathNode[d]! : 0;
+  let i = d > 0 ? pathDepth[d]! : 0;
+  if (d < 0) d = 0;
   for (;;) {
+    pathNode[d] = node;
+    pathDepth[d] = i;
+    d++;
+    const na = node * T_STRIDE;
     if (i === len) {
-      mark(t, node * T_STRIDE, anchored, allow, line);
+      pathLength = d;
+      mark(t, na, anchored, allow, line);
       return count;
     }
-    const c = p[i]!;
-    // Children stay sorted by first byte (a split keeps its head's first byte): the walk
-    // stops at the first child whose byte is not smaller, which is also where a new leaf goes.
+    const c = src[base + i]!;
+    // Children stay sorted by first byte (a split keeps its head's first byte). In a
+    // short list the walk stops at the first child whose byte is not smaller, so `prev`
+    // is where a new leaf goes; a wide node finds it in its index when it is needed.
     let prev = -1;
-    let child = t[node * T_STRIDE + T_CHILD]!;
-    while (child >= 0 && t[child * T_STRIDE + T_FIRST]! < c) {
-      prev = child;
-      child = t[child * T_STRIDE + T_NEXT]!;
+    let child: number;
+    const wide = t[na + T_WIDE]!;
+    if (wide >= 0) {
+      child = byteIndex[(wide << 8) + c]!;
+      if (child < 0) prev = widePredecessor(t, na, c);
+    } else {
+      child = t[na + T_CHILD]!;
+      while (child >= 0 && t[child * T_STRIDE + T_FIRST]! < c) {
+        prev = child;
+        child = t[child * T_STRIDE + T_NEXT]!;
+      }
+      if (child >= 0 && t[child * T_STRIDE + T_FIRST] !== c) child = -1;
     }
-    if (child < 0 || t[child * T_STRIDE + T_FIRST] !== c) {
+    if (child < 0) {
       const leaf = count;
-      newNode(t, leaf, rule, i, len, c);
+      newNode(t, leaf, base + i, base + len, c);
       mark(t, leaf * T_STRIDE, anchored, allow, line);
-      t[leaf * T_STRIDE + T_NEXT] = child;
-      if (prev < 0) t[node * T_STRIDE + T_CHILD] = leaf;
-      else t[prev * T_STRIDE + T_NEXT] = leaf;
-      t[node * T_STRIDE + T_COUNT] = t[node * T_STRIDE + T_COUNT]! + 1;
+      link(t, node, prev, leaf, c);
+      pathNode[d] = leaf;
+      pathDepth[d] = len;
+      pathLength = d + 1;
+      const children = t[na + T_COUNT]! + 1;
+      t[na + T_COUNT] = children;
+      if (children === WIDE_CHILDREN) widen(t, na);
       return count + 1;
     }
     const at = child * T_STRIDE;
     const start = t[at + T_START]!;
     const labelLength = t[at + T_END]! - start;
-    const src = rules[t[at + T_RULE]!]!.pattern;
     let k = 1;
-    while (k < labelLength && i + k < len && src[start + k] === p[i + k]) k++;
+    while (k < labelLength && i + k < len && src[start + k] === src[base + i + k]) k++;
     if (k < labelLength) {
       // The rule leaves the label part-way: a new head takes the child's place in the
       // list and the child keeps the tail (and its own children, whose links name it).
       const head = count++;
-      newNode(t, head, t[at + T_RULE]!, start, start + k, c);
+      newNode(t, head, start, start + k, c);
+      // Unlink the child: it is the entry after `prev`.
+      if (wide >= 0) prev = widePredecessor(t, na, c);
+      if (prev < 0) t[na + T_CHILD] = t[at + T_NEXT]!;
+      else t[prev * T_STRIDE + T_NEXT] = t[at + T_NEXT]!;
+      link(t, node, prev, head, c);
       const h = head * T_STRIDE;
-      t[h + T_NEXT] = t[at + T_NEXT]!;
       t[h + T_CHILD] = child;
       t[h + T_COUNT] = 1;
-      if (prev < 0) t[node * T_STRIDE + T_CHILD] = head;
-      else t[prev * T_STRIDE + T_NEXT] = head;
       t[at + T_START] = start + k;
       t[at + T_FIRST] = src[start + k]!;
       t[at + T_NEXT] = -1;
@@ -160,28 +348,35 @@ function writeFailureLinks(src: Uint8Array, start: number, end: number, words: U
   }
 }
 
-/** Splits pattern[0, length) at `*` into first, non-empty middle pieces, last (see format.ts). */
-function segmentBounds(pattern: Uint8Array, length: number): number[] {
-  const bounds = [0];
-  let firstStar = -1;
-  let pieceStart = 0;
-  for (let i = 0; i < length; i++) {
-    if (pattern[i] !== STAR) continue;
-    if (firstStar < 0) {
-      firstStar = i;
-      bounds.push(i);
-    } else if (i > pieceStart) {
-      bounds.push(pieceStart, i);
-    }
-    pieceStart = i + 1;
-  }
-  bounds.push(pieceStart, length);
-  return bounds;
+/**
+ * Whether wildcard rule `a` comes before `b`: priority (pattern length, `*` and `$`
+ * included) descending, then line, then list order (what a stable sort gives).
+ */
+function wildcardBefore(rules: RuleBuffer, a: number, b: number): boolean {
+  const pa = rules.end[a]! - rules.start[a]!;
+  const pb = rules.end[b]! - rules.start[b]!;
+  if (pa !== pb) return pa > pb;
+  const la = rules.line[a]!;
+  const lb = rules.line[b]!;
+  return la !== lb ? la < lb : a < b;
 }
 
-function indexOfStar(pattern: Uint8Array, length: number): number {
-  for (let i = 0; i < length; i++) if (pattern[i] === STAR) return i;
-  return -1;
+/**
+ * Sorts wild[0, n) (rule indexes, in list order) in wildcard order. Most files have a
+ * handful: insertion sort spares Array#sort's per-call setup; long lists use it.
+ */
+function sortWildcards(wild: Int32Array, n: number, rules: RuleBuffer): void {
+  if (n > 16) {
+    const sorted = Array.from(wild.subarray(0, n)).sort((a, b) => (wildcardBefore(rules, a, b) ? -1 : wildcardBefore(rules, b, a) ? 1 : 0));
+    wild.set(sorted);
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const w = wild[i]!;
+    let j = i;
+    for (; j > 0 && wildcardBefore(rules, w, wild[j - 1]!); j--) wild[j] = wild[j - 1]!;
+    wild[j] = w;
+  }
 }
 
 /**
@@ -192,38 +387,102 @@ function indexOfStar(pattern: Uint8Array, length: number): number {
  * table.length; // 48-byte header + nodes + pool
  */
 export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOptions): Uint8Array {
-  return encodeScannedRules(rules, null, options);
-}
-
-/**
- * encodeRuleTable for a caller that has already scanned each pattern: `stars[i]` is the
- * index of the first `*` in `rules[i].pattern`, or -1 (null: scan here). compile.ts finds
- * it in the same pass that checks whether a pattern needs normalization.
- * @example encodeScannedRules([{ allow: false, pattern: utf8('/a*b'), line: 2 }], Int32Array.of(2), { flags: 0 })
- */
-export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Array | null, options: EncodeOptions): Uint8Array {
-  // A rule adds at most two nodes (a leaf and the head of a split label).
-  if (trie.length < (1 + 2 * rules.length) * T_STRIDE) trie = new Int32Array(Math.max((1 + 2 * rules.length) * T_STRIDE, trie.length * 2));
-  const t = trie;
-  newNode(t, 0, -1, 0, 0, 0);
-  let nodeCount = 1;
-  const wild: WildcardRule[] = [];
-  let segmentCount = 0;
+  const buffer = ruleBuffer;
+  buffer.reset();
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index]!;
-    const p = rule.pattern;
-    const anchored = p.length > 0 && p[p.length - 1] === DOLLAR;
-    const length = anchored ? p.length - 1 : p.length;
+    buffer.push(rule.pattern, rule.allow, rule.line, rule.id ?? index);
+  }
+  return encodeRuleBuffer(buffer, options);
+}
+
+/** Wildcard scratch: rule indexes, then the segment pairs of each ([start, end) in bytes). */
+let wildScratch = new Int32Array(256);
+let segmentScratch = new Int32Array(1024);
+/** Per wildcard (by rule index order of `wildScratch`): first pair in segmentScratch, pair count. */
+let wildSegments = new Int32Array(512);
+
+/**
+ * Encodes the rules in `rules` (file order; see RuleBuffer) into a RuleTable.
+ * @example
+ * ruleBuffer.reset(); ruleBuffer.push(utf8('/private'), false, 2, 0);
+ * encodeRuleBuffer(ruleBuffer, { flags: 0 }); // same as encodeRuleTable
+ */
+export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uint8Array {
+  const count = rules.count;
+  const src = rules.bytes;
+  const starts = rules.start;
+  const ends = rules.end;
+  const stars = rules.star;
+  const allWildcard = options.allWildcard === true;
+  // A rule adds at most two nodes (a leaf and the head of a split label).
+  if (trie.length < (1 + 2 * count) * T_STRIDE) trie = new Int32Array(Math.max((1 + 2 * count) * T_STRIDE, trie.length * 2));
+  if (wildScratch.length < count) wildScratch = new Int32Array(Math.max(count, wildScratch.length * 2));
+  if (wildSegments.length < 2 * count) wildSegments = new Int32Array(Math.max(2 * count, wildSegments.length * 2));
+  const t = trie;
+  const wild = wildScratch;
+  wideCount = 0;
+  pathLength = 0;
+  newNode(t, 0, 0, 0, 0);
+  let nodeCount = 1;
+  let wildCount = 0;
+  let segmentCount = 0;
+  let previousStart = 0;
+  let previousLength = -1;
+  for (let index = 0; index < count; index++) {
+    const start = starts[index]!;
+    const end = ends[index]!;
+    const anchored = end > start && src[end - 1] === DOLLAR;
+    const length = (anchored ? end - 1 : end) - start;
     // A final `$` is not a `*`: the first `*` of the pattern is the first before it.
-    const star = stars === null ? indexOfStar(p, length) : stars[index]!;
-    if (star < 0 && !options.allWildcard) {
-      nodeCount = insertRule(t, nodeCount, rules, index, p, length, anchored, rule.allow, rule.line);
+    const star = stars[index]!;
+    if (star < 0 && !allWildcard) {
+      let shared = 0;
+      if (previousLength >= 0) {
+        const m = length < previousLength ? length : previousLength;
+        while (shared < m && src[start + shared] === src[previousStart + shared]) shared++;
+      }
+      nodeCount = insertRule(t, nodeCount, src, start, length, shared, anchored, rules.allow[index] === 1, rules.line[index]!);
+      previousStart = start;
+      previousLength = length;
       continue;
     }
-    // A plain rule forced into the list (allWildcard) is a single segment: a prefix.
-    const bounds = star < 0 ? [0, length] : segmentBounds(p, length);
-    segmentCount += bounds.length / 2;
-    wild.push({ pattern: p, bounds, anchored, allow: rule.allow, line: rule.line, priority: p.length, id: rule.id ?? index });
+    // Segments (see format.ts): the text before the first `*`, the non-empty middle
+    // pieces, the text after the last `*`; a plain rule forced into the list
+    // (allWildcard) is a single segment, a prefix.
+    if (segmentScratch.length < 2 * (segmentCount + length + 2)) {
+      const grown = new Int32Array(Math.max(2 * (segmentCount + length + 2), segmentScratch.length * 2));
+      grown.set(segmentScratch);
+      segmentScratch = grown;
+    }
+    const segments = segmentScratch;
+    const first = segmentCount;
+    const stop = start + length;
+    if (star < 0) {
+      segments[2 * segmentCount] = start;
+      segments[2 * segmentCount + 1] = stop;
+      segmentCount++;
+    } else {
+      segments[2 * segmentCount] = start;
+      segments[2 * segmentCount + 1] = start + star;
+      segmentCount++;
+      let pieceStart = start + star + 1;
+      for (let i = pieceStart; i < stop; i++) {
+        if (src[i] !== STAR) continue;
+        if (i > pieceStart) {
+          segments[2 * segmentCount] = pieceStart;
+          segments[2 * segmentCount + 1] = i;
+          segmentCount++;
+        }
+        pieceStart = i + 1;
+      }
+      segments[2 * segmentCount] = pieceStart;
+      segments[2 * segmentCount + 1] = stop;
+      segmentCount++;
+    }
+    wildSegments[2 * index] = first;
+    wildSegments[2 * index + 1] = segmentCount - first;
+    wild[wildCount++] = index;
   }
 
   // Breadth-first numbering keeps every node's children contiguous (and sorted by first
@@ -240,20 +499,23 @@ export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Arra
     for (let c = t[at + T_CHILD]!; c >= 0; c = t[c * T_STRIDE + T_NEXT]!) order[filled++] = c;
   }
 
-  wild.sort((a, b) => b.priority - a.priority || a.line - b.line);
+  sortWildcards(wild, wildCount, rules);
 
+  const segments = segmentScratch;
   const nodesOffset = F.HEADER_SIZE;
   const firstBytesOffset = nodesOffset + nodeCount * F.NODE_SIZE;
   const wildcardsOffset = (firstBytesOffset + nodeCount + 3) & ~3;
-  const segmentsOffset = wildcardsOffset + wild.length * F.WILDCARD_SIZE;
+  const segmentsOffset = wildcardsOffset + wildCount * WILDCARD_SIZE;
   const poolOffset = segmentsOffset + segmentCount * F.SEGMENT_SIZE;
   // Pool: labels, then each segment's bytes followed by its 4-aligned failure links.
   // Sizing the table exactly spares the caller a trimming copy.
+  // (Padding depends on where each segment lands: walk them in table order.)
   let byteLength = poolOffset + labelBytes;
-  for (let k = 0; k < wild.length; k++) {
-    const bounds = wild[k]!.bounds;
-    for (let s = 0; s < bounds.length; s += 2) {
-      const m = bounds[s + 1]! - bounds[s]!;
+  for (let k = 0; k < wildCount; k++) {
+    const first = wildSegments[2 * wild[k]!]!;
+    const stop = first + wildSegments[2 * wild[k]! + 1]!;
+    for (let s = first; s < stop; s++) {
+      const m = segments[2 * s + 1]! - segments[2 * s]!;
       byteLength = ((byteLength + m + 3) & ~3) + m * 4;
     }
   }
@@ -270,54 +532,50 @@ export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Arra
     const at = order[k]! * T_STRIDE;
     const start = t[at + T_START]!;
     const end = t[at + T_END]!;
-    const w = (nodesOffset + k * F.NODE_SIZE) >> 2;
+    const w = (nodesOffset >> 2) + k * NODE_WORDS;
     const childCount = t[at + T_COUNT]!;
-    u32[w + F.N_LABEL_OFFSET / 4] = pool;
-    u32[w + F.N_LABEL_LENGTH / 4] = end - start;
-    u32[w + F.N_FIRST_CHILD / 4] = childCount > 0 ? childCursor : 0;
-    u32[w + F.N_CHILD_COUNT / 4] = childCount;
-    u32[w + F.N_PREFIX_ALLOW / 4] = t[at + T_PREFIX_ALLOW]!;
-    u32[w + F.N_PREFIX_DISALLOW / 4] = t[at + T_PREFIX_DISALLOW]!;
-    u32[w + F.N_EXACT_ALLOW / 4] = t[at + T_EXACT_ALLOW]!;
-    u32[w + F.N_EXACT_DISALLOW / 4] = t[at + T_EXACT_DISALLOW]!;
+    u32[w + N_LABEL_OFFSET] = pool;
+    u32[w + N_LABEL_LENGTH] = end - start;
+    u32[w + N_FIRST_CHILD] = childCount > 0 ? childCursor : 0;
+    u32[w + N_CHILD_COUNT] = childCount;
+    u32[w + N_PREFIX_ALLOW] = t[at + T_PREFIX_ALLOW]!;
+    u32[w + N_PREFIX_DISALLOW] = t[at + T_PREFIX_DISALLOW]!;
+    u32[w + N_EXACT_ALLOW] = t[at + T_EXACT_ALLOW]!;
+    u32[w + N_EXACT_DISALLOW] = t[at + T_EXACT_DISALLOW]!;
     table[firstBytesOffset + k] = t[at + T_FIRST]!;
     childCursor += childCount;
-    if (end === start) continue;
-    const src = rules[t[at + T_RULE]!]!.pattern;
-    if (end - start > 16) {
-      table.set(new Uint8Array(src.buffer, src.byteOffset + start, end - start), pool);
-      pool += end - start;
-    } else {
-      for (let i = start; i < end; i++) table[pool++] = src[i]!;
-    }
+    for (let i = start; i < end; i++) table[pool++] = src[i]!;
   }
+  // Segments are numbered in wildcard order.
   let segIndex = 0;
-  for (let k = 0; k < wild.length; k++) {
-    const w = wild[k]!;
-    const at = wildcardsOffset + k * F.WILDCARD_SIZE;
-    const count = w.bounds.length / 2;
-    u32[(at + F.W_LINE) >> 2] = w.line;
-    u32[(at + F.W_PRIORITY) >> 2] = w.priority;
-    u32[(at + F.W_FIRST_SEGMENT) >> 2] = segIndex;
-    u32[(at + F.W_SEGMENT_COUNT) >> 2] = count;
-    table[at + F.W_KIND] = w.allow ? F.KIND_ALLOW : F.KIND_DISALLOW;
-    table[at + F.W_ANCHORED] = w.anchored ? 1 : 0;
-    u32[(at + F.W_ID) >> 2] = w.id;
-    const pattern = w.pattern;
-    for (let s = 0; s < count; s++) {
-      const start = w.bounds[2 * s]!;
-      const end = w.bounds[2 * s + 1]!;
+  for (let k = 0; k < wildCount; k++) {
+    const index = wild[k]!;
+    const at = wildcardsOffset + k * WILDCARD_SIZE;
+    const w = at >> 2;
+    const first = wildSegments[2 * index]!;
+    const segCount = wildSegments[2 * index + 1]!;
+    const anchored = ends[index]! > starts[index]! && src[ends[index]! - 1] === DOLLAR;
+    u32[w + W_LINE] = rules.line[index]!;
+    u32[w + W_PRIORITY] = ends[index]! - starts[index]!;
+    u32[w + W_FIRST_SEGMENT] = segIndex;
+    u32[w + W_SEGMENT_COUNT] = segCount;
+    table[at + W_KIND] = rules.allow[index] === 1 ? F.KIND_ALLOW : F.KIND_DISALLOW;
+    table[at + W_ANCHORED] = anchored ? 1 : 0;
+    u32[w + W_ID] = rules.id[index]!;
+    for (let s = 0; s < segCount; s++) {
+      const start = segments[2 * (first + s)]!;
+      const end = segments[2 * (first + s) + 1]!;
       const bytesAt = pool;
-      for (let i = start; i < end; i++) table[pool++] = pattern[i]!;
+      for (let i = start; i < end; i++) table[pool++] = src[i]!;
       pool = (pool + 3) & ~3;
-      writeFailureLinks(pattern, start, end, u32, pool >> 2);
-      const rec = (segmentsOffset + (segIndex + s) * F.SEGMENT_SIZE) >> 2;
-      u32[rec + F.S_BYTES_OFFSET / 4] = bytesAt;
-      u32[rec + F.S_LENGTH / 4] = end - start;
-      u32[rec + F.S_FAIL_OFFSET / 4] = pool;
+      writeFailureLinks(src, start, end, u32, pool >> 2);
+      const rec = (segmentsOffset >> 2) + (segIndex + s) * SEGMENT_WORDS;
+      u32[rec + S_BYTES_OFFSET] = bytesAt;
+      u32[rec + S_LENGTH] = end - start;
+      u32[rec + S_FAIL_OFFSET] = pool;
       pool += (end - start) * 4;
     }
-    segIndex += count;
+    segIndex += segCount;
   }
 
   const v = new DataView(table.buffer);
@@ -328,7 +586,7 @@ export function encodeScannedRules(rules: readonly TableRule[], stars: Int32Arra
   v.setUint32(F.H_NODE_COUNT, nodeCount, true);
   v.setUint32(F.H_NODES_OFFSET, nodesOffset, true);
   v.setUint32(F.H_FIRST_BYTES_OFFSET, firstBytesOffset, true);
-  v.setUint32(F.H_WILDCARD_COUNT, wild.length, true);
+  v.setUint32(F.H_WILDCARD_COUNT, wildCount, true);
   v.setUint32(F.H_WILDCARDS_OFFSET, wildcardsOffset, true);
   v.setUint32(F.H_SEGMENT_COUNT, segmentCount, true);
   v.setUint32(F.H_SEGMENTS_OFFSET, segmentsOffset, true);
