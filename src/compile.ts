@@ -93,7 +93,20 @@ export function compileRules(records: readonly RuleRecord[], profile: Profile): 
     // only byte of class 1 or 4 that normalizePatternRfc keeps.
     let classes = 0;
     const last = n - 1;
-    for (let i = 0; i < last; i++) {
+    let i = 0;
+    // Four bytes per turn: a quarter of the loop overhead, for the bulk of the bytes.
+    for (; i + 4 <= last; i += 4) {
+      const c0 = p[i]!;
+      const c1 = p[i + 1]!;
+      const c2 = p[i + 2]!;
+      const c3 = p[i + 3]!;
+      bytes[at + i] = c0;
+      bytes[at + i + 1] = c1;
+      bytes[at + i + 2] = c2;
+      bytes[at + i + 3] = c3;
+      classes |= RFC_CLASS[c0]! | RFC_CLASS[c1]! | RFC_CLASS[c2]! | RFC_CLASS[c3]!;
+    }
+    for (; i < last; i++) {
       const c = p[i]!;
       bytes[at + i] = c;
       classes |= RFC_CLASS[c]!;
@@ -103,7 +116,7 @@ export function compileRules(records: readonly RuleRecord[], profile: Profile): 
     if (end !== DOLLAR) classes |= RFC_CLASS[end]!;
     if ((classes & (CLASS_REWRITE | CLASS_DOLLAR)) === 0) {
       let star = -1;
-      if ((classes & CLASS_STAR) !== 0) for (let i = 0; star < 0; i++) if (bytes[at + i] === STAR) star = i;
+      if ((classes & CLASS_STAR) !== 0) for (let j = 0; star < 0; j++) if (bytes[at + j] === STAR) star = j;
       out.commit(n, star, r.allow, r.line, out.count);
       continue;
     }

@@ -43,27 +43,52 @@ function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
-/** ASCII-case-insensitive comparison of `bytes[start, end)` with a lowercase ASCII word. */
-function equalsWord(bytes: Uint8Array, start: number, end: number, word: string, prefix: boolean): boolean {
-  const n = word.length;
-  if (prefix ? end - start < n : end - start !== n) return false;
-  for (let k = 0; k < n; k++) {
-    let c = bytes[start + k]!;
-    if (c - 0x41 < 26 && c >= 0x41) c |= 0x20;
-    if (c !== word.charCodeAt(k)) return false;
-  }
+/**
+ * A key as little-endian 32-bit words (`at`: their offsets, the last one overlapping
+ * when the length is no multiple of 4), so a key compares in two or three loads.
+ * Words hold the lowercase key with bit 0x20 of every byte set: OR-ing a byte with 0x20
+ * folds ASCII case and maps nothing else onto a letter; it maps CR onto `-` and NUL onto
+ * space, but a line never holds CR, and a Google-profile line (the only one with a space
+ * key) ends at NUL.
+ */
+interface KeyWord {
+  readonly length: number;
+  readonly at: readonly number[];
+  readonly words: readonly number[];
+}
+
+function keyWord(text: string): KeyWord {
+  const at: number[] = [];
+  for (let o = 0; o + 4 <= text.length; o += 4) at.push(o);
+  if (text.length % 4 !== 0) at.push(text.length - 4);
+  const words = at.map((o) => (text.charCodeAt(o) | (text.charCodeAt(o + 1) << 8) | (text.charCodeAt(o + 2) << 16) | (text.charCodeAt(o + 3) << 24)) | CASE_BITS);
+  return { length: text.length, at, words };
+}
+
+const CASE_BITS = 0x20202020;
+
+/** Whether the key bytes [start, end) of `view` equal `key` (`prefix`: start with it), in any ASCII case. */
+function isKey(view: DataView, start: number, end: number, key: KeyWord, prefix: boolean): boolean {
+  if (prefix ? end - start < key.length : end - start !== key.length) return false;
+  const at = key.at;
+  const words = key.words;
+  for (let k = 0; k < at.length; k++) if ((view.getInt32(start + at[k]!, true) | CASE_BITS) !== words[k]) return false;
   return true;
 }
 
-function startsWithAny(bytes: Uint8Array, start: number, end: number, words: readonly string[]): boolean {
-  for (const w of words) if (equalsWord(bytes, start, end, w, true)) return true;
+function isAnyKey(view: DataView, start: number, end: number, keys: readonly KeyWord[]): boolean {
+  for (const key of keys) if (isKey(view, start, end, key, true)) return true;
   return false;
 }
 
+const USER_AGENT = keyWord('user-agent');
+const ALLOW = keyWord('allow');
+const DISALLOW = keyWord('disallow');
+const SITEMAP = keyWord('sitemap');
 // Google-compat: robots.cc accepts these spellings, and any key that merely starts with them.
-const GOOGLE_USER_AGENT_KEYS = ['user-agent', 'useragent', 'user agent'] as const;
-const GOOGLE_DISALLOW_KEYS = ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'] as const;
-const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'] as const;
+const GOOGLE_USER_AGENT_KEYS = ['user-agent', 'useragent', 'user agent'].map(keyWord);
+const GOOGLE_DISALLOW_KEYS = ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'].map(keyWord);
+const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'].map(keyWord);
 
 /**
  * The lexer's events as offsets into the body it scans, so that a caller creates only the
@@ -153,6 +178,7 @@ export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): num
   // let the scan skip four bytes at a time where none is ≤ 0x23.
   const words = (body.byteOffset & 3) === 0 ? new Int32Array(body.buffer, body.byteOffset, n >> 2) : null;
   const wordCount = words === null ? 0 : words.length;
+  const view = new DataView(body.buffer, body.byteOffset, n);
   let line = 0;
   for (;;) {
     let end = start;
@@ -179,7 +205,7 @@ export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): num
       }
     }
     line++;
-    lexLine(body, start, end, hash, line, google, sink);
+    lexLine(body, view, start, end, hash, line, google, sink);
     if (end >= n) break;
     // CRLF is one line ending; a lone CR or LF is one too.
     start = body[end] === CR && end + 1 < n && body[end + 1] === LF ? end + 2 : end + 1;
@@ -194,7 +220,7 @@ function indexOfByte(body: Uint8Array, byte: number, start: number, end: number)
 }
 
 /** One line body[start, end); `hash` is the first `#` in it, or -1. */
-function lexLine(body: Uint8Array, start: number, end: number, hash: number, line: number, google: boolean, sink: LineSink): void {
+function lexLine(body: Uint8Array, view: DataView, start: number, end: number, hash: number, line: number, google: boolean, sink: LineSink): void {
   if (google) {
     // Google-compat: the line buffer is cut at 16,663 bytes, then read as a C string.
     if (end - start > GOOGLE_MAX_LINE_BYTES) end = start + GOOGLE_MAX_LINE_BYTES;
@@ -251,17 +277,17 @@ function lexLine(body: Uint8Array, start: number, end: number, hash: number, lin
   // `| 0x20` folds ASCII case, and only 'U'/'u' (and so on) fold onto the letters tested.
   const first = body[s]! | 0x20;
   if (google) {
-    if (first === 0x75 ? startsWithAny(body, s, keyEnd, GOOGLE_USER_AGENT_KEYS) : false) sink.userAgent(valueStart, e, line);
-    else if (first === 0x61 ? equalsWord(body, s, keyEnd, 'allow', true) : false) sink.allow(valueStart, e, line);
-    else if (first === 0x64 ? startsWithAny(body, s, keyEnd, GOOGLE_DISALLOW_KEYS) : false) sink.disallow(valueStart, e, line);
-    else if (first === 0x73 ? startsWithAny(body, s, keyEnd, GOOGLE_SITEMAP_KEYS) : false) sink.sitemap(valueStart, e, line);
+    if (first === 0x75 ? isAnyKey(view, s, keyEnd, GOOGLE_USER_AGENT_KEYS) : false) sink.userAgent(valueStart, e, line);
+    else if (first === 0x61 ? isKey(view, s, keyEnd, ALLOW, true) : false) sink.allow(valueStart, e, line);
+    else if (first === 0x64 ? isAnyKey(view, s, keyEnd, GOOGLE_DISALLOW_KEYS) : false) sink.disallow(valueStart, e, line);
+    else if (first === 0x73 ? isAnyKey(view, s, keyEnd, GOOGLE_SITEMAP_KEYS) : false) sink.sitemap(valueStart, e, line);
     else sink.other(s, keyEnd, valueStart, e, line);
     return;
   }
   // RFC 9309 §2.2.1/§2.2.2: keys are matched whole, case-insensitively.
-  if (first === 0x75 ? equalsWord(body, s, keyEnd, 'user-agent', false) : false) sink.userAgent(valueStart, e, line);
-  else if (first === 0x61 ? equalsWord(body, s, keyEnd, 'allow', false) : false) sink.allow(valueStart, e, line);
-  else if (first === 0x64 ? equalsWord(body, s, keyEnd, 'disallow', false) : false) sink.disallow(valueStart, e, line);
-  else if (first === 0x73 ? equalsWord(body, s, keyEnd, 'sitemap', false) : false) sink.sitemap(valueStart, e, line);
+  if (first === 0x75 ? isKey(view, s, keyEnd, USER_AGENT, false) : false) sink.userAgent(valueStart, e, line);
+  else if (first === 0x61 ? isKey(view, s, keyEnd, ALLOW, false) : false) sink.allow(valueStart, e, line);
+  else if (first === 0x64 ? isKey(view, s, keyEnd, DISALLOW, false) : false) sink.disallow(valueStart, e, line);
+  else if (first === 0x73 ? isKey(view, s, keyEnd, SITEMAP, false) : false) sink.sitemap(valueStart, e, line);
   else sink.other(s, keyEnd, valueStart, e, line);
 }

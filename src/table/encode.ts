@@ -56,6 +56,8 @@ const S_FAIL_OFFSET = F.S_FAIL_OFFSET / 4;
  */
 export class RuleBuffer {
   bytes: Uint8Array = new Uint8Array(1 << 16);
+  /** `bytes` as 32-bit words (the same buffer). */
+  words: Int32Array = new Int32Array(this.bytes.buffer);
   /** Bytes of `bytes` in use. */
   size = 0;
   /** Rules in use. */
@@ -74,10 +76,12 @@ export class RuleBuffer {
 
   /** Room for `rules` more rules and `bytes` more pattern bytes. */
   reserve(rules: number, bytes: number): void {
-    if (this.size + bytes > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.size + bytes, this.bytes.length * 2));
+    // (+ 3: commit pads each pattern to a 4-byte boundary.)
+    if (this.size + bytes + 3 > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.size + bytes + 3, this.bytes.length * 2));
       grown.set(this.bytes.subarray(0, this.size));
       this.bytes = grown;
+      this.words = new Int32Array(grown.buffer);
     }
     const need = this.count + rules;
     if (need > this.start.length) {
@@ -99,9 +103,11 @@ export class RuleBuffer {
    */
   commit(length: number, star: number, allow: boolean, line: number, id: number): void {
     const i = this.count++;
-    this.start[i] = this.size;
-    this.size += length;
-    this.end[i] = this.size;
+    const start = this.size;
+    this.start[i] = start;
+    this.end[i] = start + length;
+    // Patterns start 4-aligned, so two of them compare a word at a time.
+    this.size = (start + length + 3) & ~3;
     this.star[i] = star;
     this.allow[i] = allow ? 1 : 0;
     this.line[i] = line;
@@ -361,22 +367,61 @@ function wildcardBefore(rules: RuleBuffer, a: number, b: number): boolean {
   return la !== lb ? la < lb : a < b;
 }
 
+/** Counting-sort scratch: a count per priority, and the sorted indexes. */
+let priorityCounts = new Int32Array(256);
+let sortedScratch = new Int32Array(256);
+
 /**
  * Sorts wild[0, n) (rule indexes, in list order) in wildcard order. Most files have a
- * handful: insertion sort spares Array#sort's per-call setup; long lists use it.
+ * handful: insertion sort spares Array#sort's per-call setup. Longer lists whose lines
+ * never decrease (file order, as compile.ts gives them) only need a stable sort by
+ * priority, which counting does in linear time; anything else goes to Array#sort.
  */
 function sortWildcards(wild: Int32Array, n: number, rules: RuleBuffer): void {
-  if (n > 16) {
+  if (n <= 16) {
+    for (let i = 1; i < n; i++) {
+      const w = wild[i]!;
+      let j = i;
+      for (; j > 0 && wildcardBefore(rules, w, wild[j - 1]!); j--) wild[j] = wild[j - 1]!;
+      wild[j] = w;
+    }
+    return;
+  }
+  const starts = rules.start;
+  const ends = rules.end;
+  const lines = rules.line;
+  let maxPriority = 0;
+  let linesInOrder = true;
+  for (let i = 0; i < n; i++) {
+    const w = wild[i]!;
+    const priority = ends[w]! - starts[w]!;
+    if (priority > maxPriority) maxPriority = priority;
+    if (i > 0 && lines[w]! < lines[wild[i - 1]!]!) linesInOrder = false;
+  }
+  if (!linesInOrder || maxPriority > 1 << 16) {
     const sorted = Array.from(wild.subarray(0, n)).sort((a, b) => (wildcardBefore(rules, a, b) ? -1 : wildcardBefore(rules, b, a) ? 1 : 0));
     wild.set(sorted);
     return;
   }
-  for (let i = 1; i < n; i++) {
+  if (priorityCounts.length < maxPriority + 2) priorityCounts = new Int32Array(Math.max(maxPriority + 2, priorityCounts.length * 2));
+  if (sortedScratch.length < n) sortedScratch = new Int32Array(Math.max(n, sortedScratch.length * 2));
+  const counts = priorityCounts;
+  const sorted = sortedScratch;
+  counts.fill(0, 0, maxPriority + 2);
+  // counts[maxPriority - p + 1] counts priority p, so prefix sums give descending slots.
+  for (let i = 0; i < n; i++) {
     const w = wild[i]!;
-    let j = i;
-    for (; j > 0 && wildcardBefore(rules, w, wild[j - 1]!); j--) wild[j] = wild[j - 1]!;
-    wild[j] = w;
+    const slot = maxPriority - (ends[w]! - starts[w]!) + 1;
+    counts[slot] = counts[slot]! + 1;
   }
+  for (let p = 1; p <= maxPriority + 1; p++) counts[p] = counts[p]! + counts[p - 1]!;
+  for (let i = 0; i < n; i++) {
+    const w = wild[i]!;
+    const slot = maxPriority - (ends[w]! - starts[w]!);
+    sorted[counts[slot]!] = w;
+    counts[slot] = counts[slot]! + 1;
+  }
+  wild.set(sorted.subarray(0, n));
 }
 
 /**
@@ -411,6 +456,7 @@ let wildSegments = new Int32Array(512);
 export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uint8Array {
   const count = rules.count;
   const src = rules.bytes;
+  const words = rules.words;
   const starts = rules.start;
   const ends = rules.end;
   const stars = rules.star;
@@ -440,6 +486,13 @@ export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uin
       let shared = 0;
       if (previousLength >= 0) {
         const m = length < previousLength ? length : previousLength;
+        // Word by word while the words agree (both starts are 4-aligned), then bytes.
+        const a = start >> 2;
+        const b = previousStart >> 2;
+        const wordsToCompare = m >> 2;
+        let w = 0;
+        while (w < wordsToCompare && words[a + w] === words[b + w]) w++;
+        shared = w << 2;
         while (shared < m && src[start + shared] === src[previousStart + shared]) shared++;
       }
       nodeCount = insertRule(t, nodeCount, src, start, length, shared, anchored, rules.allow[index] === 1, rules.line[index]!);
