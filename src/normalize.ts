@@ -122,24 +122,42 @@ export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
   }
   const last = n === 0 ? 0x2f : pattern[n - 1]!;
   if (plain && (RFC_PATTERN_BYTE[last] !== 1 || last === DOLLAR)) return pattern;
-  const out = new ByteWriter(n * 3);
+  const out = new Uint8Array(n * 3);
+  return out.subarray(0, writeNormalizedRfc(pattern, out, 0));
+}
+
+/**
+ * The rewriting half of normalizePatternRfc: writes the normalized `pattern` to
+ * out[at, …) (room for 3 × pattern.length bytes needed) and returns where it ends.
+ * compile.ts writes straight into the encoder's buffer with it, sparing an array per rule.
+ * @example writeNormalizedRfc(utf8('/a%7e'), out, 0) // 3: out holds '/a~'
+ */
+export function writeNormalizedRfc(pattern: Uint8Array, out: Uint8Array, at: number): number {
+  const n = pattern.length;
+  let o = at;
   for (let i = 0; i < n; i++) {
     const c = pattern[i]!;
+    let escape = -1;
     if (c === PERCENT && i + 2 < n && hexValue(pattern[i + 1]!) >= 0 && hexValue(pattern[i + 2]!) >= 0) {
       const v = hexValue(pattern[i + 1]!) * 16 + hexValue(pattern[i + 2]!);
-      if (isUnreserved(v)) out.push(v);
-      else out.pushEscape(v);
       i += 2;
+      if (isUnreserved(v)) out[o++] = v;
+      else escape = v;
     } else if (c >= 0x80 || c === PERCENT || isOutsideUri(c)) {
       // A '%' that starts no escape is itself encoded (RFC 3986 §2.4).
-      out.pushEscape(c);
+      escape = c;
     } else if (c === DOLLAR && i !== n - 1) {
-      out.pushEscape(c);
+      escape = c;
     } else {
-      out.push(c);
+      out[o++] = c;
+    }
+    if (escape >= 0) {
+      out[o++] = PERCENT;
+      out[o++] = HEX.charCodeAt(escape >> 4);
+      out[o++] = HEX.charCodeAt(escape & 15);
     }
   }
-  return out.result();
+  return o;
 }
 
 /** Normalizes an allow/disallow value as the profile requires. */

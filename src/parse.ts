@@ -239,6 +239,27 @@ function lexLine(body: Uint8Array, view: DataView, start: number, end: number, h
   while (e > s && isSpaceByte(body[e - 1]!)) e--;
   if (s === e) return;
 
+  // Every known key has its own first letter, so that letter picks the one to compare:
+  // `| 0x20` folds ASCII case, and only 'U'/'u' (and so on) fold onto the letters tested.
+  const first = body[s]! | 0x20;
+  // Most lines are a known key, spelt out, then `:` (perhaps after whitespace). Then the
+  // first colon is that one and the key is exactly the word, as the general path below
+  // would find (in both profiles), without searching the line for the colon.
+  const known = first === 0x64 ? DISALLOW : first === 0x61 ? ALLOW : first === 0x75 ? USER_AGENT : first === 0x73 ? SITEMAP : null;
+  if (known !== null && e - s > known.length && isKey(view, s, s + known.length, known, false)) {
+    let colon = s + known.length;
+    while (colon < e && isSpaceByte(body[colon]!)) colon++;
+    if (colon < e && body[colon] === COLON) {
+      let valueStart = colon + 1;
+      while (valueStart < e && isSpaceByte(body[valueStart]!)) valueStart++;
+      if (known === DISALLOW) sink.disallow(valueStart, e, line);
+      else if (known === ALLOW) sink.allow(valueStart, e, line);
+      else if (known === USER_AGENT) sink.userAgent(valueStart, e, line);
+      else sink.sitemap(valueStart, e, line);
+      return;
+    }
+  }
+
   let keyEnd: number;
   let valueStart: number;
   const colon = indexOfByte(body, COLON, s, e);
@@ -273,9 +294,6 @@ function lexLine(body: Uint8Array, view: DataView, start: number, end: number, h
   }
   while (valueStart < e && isSpaceByte(body[valueStart]!)) valueStart++;
 
-  // Every known key has its own first letter, so that letter picks the one to compare:
-  // `| 0x20` folds ASCII case, and only 'U'/'u' (and so on) fold onto the letters tested.
-  const first = body[s]! | 0x20;
   if (google) {
     if (first === 0x75 ? isAnyKey(view, s, keyEnd, GOOGLE_USER_AGENT_KEYS) : false) sink.userAgent(valueStart, e, line);
     else if (first === 0x61 ? isKey(view, s, keyEnd, ALLOW, true) : false) sink.allow(valueStart, e, line);
