@@ -248,6 +248,8 @@ function widen(t: Int32Array, at: number): void {
 let pathNode = new Int32Array(256);
 let pathDepth = new Int32Array(256);
 let pathLength = 0;
+/** Label bytes of the trie being built. */
+let labelTotal = 0;
 
 /**
  * Inserts a plain rule, pattern src[base, base + len), into the trie `t` holding `count`
@@ -301,6 +303,7 @@ function insertRule(t: Int32Array, count: number, src: Uint8Array, base: number,
     if (child < 0) {
       const leaf = count;
       newNode(t, leaf, base + i, base + len, c);
+      labelTotal += len - i;
       mark(t, leaf * T_STRIDE, anchored, allow, line);
       link(t, node, prev, leaf, c);
       pathNode[d] = leaf;
@@ -469,6 +472,7 @@ export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uin
   const wild = wildScratch;
   wideCount = 0;
   pathLength = 0;
+  labelTotal = 0;
   newNode(t, 0, 0, 0, 0);
   let nodeCount = 1;
   let wildCount = 0;
@@ -538,19 +542,9 @@ export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uin
     wild[wildCount++] = index;
   }
 
-  // Breadth-first numbering keeps every node's children contiguous (and sorted by first
-  // byte, as inserted): the matcher binary-searches them. The same walk totals the labels
-  // (shared prefixes are stored once, so only the trie knows how many bytes they take).
-  if (orderScratch.length < nodeCount) orderScratch = new Int32Array(Math.max(nodeCount, orderScratch.length * 2));
-  const order = orderScratch;
-  order[0] = 0;
-  let filled = 1;
-  let labelBytes = 0;
-  for (let k = 0; k < filled; k++) {
-    const at = order[k]! * T_STRIDE;
-    labelBytes += t[at + T_END]! - t[at + T_START]!;
-    for (let c = t[at + T_CHILD]!; c >= 0; c = t[c * T_STRIDE + T_NEXT]!) order[filled++] = c;
-  }
+  // Shared prefixes are stored once: the labels take what the leaves added (a split
+  // only moves bytes from a label to its new head).
+  const labelBytes = labelTotal;
 
   sortWildcards(wild, wildCount, rules);
 
@@ -578,11 +572,19 @@ export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uin
   // (typed arrays use the platform's byte order, little-endian wherever Wasm runs).
   const u32 = new Uint32Array(table.buffer);
 
-  // One pass per node: its label into the pool, its record, its first byte.
+  // One pass per node in breadth-first order, which keeps every node's children
+  // contiguous (and sorted by first byte, as inserted) for the matcher's binary search:
+  // the node's label into the pool, its record, its first byte; its children join the
+  // queue, so childCursor is the number the first of them gets.
+  if (orderScratch.length < nodeCount) orderScratch = new Int32Array(Math.max(nodeCount, orderScratch.length * 2));
+  const order = orderScratch;
+  order[0] = 0;
+  let filled = 1;
   let pool = poolOffset;
   let childCursor = 1;
   for (let k = 0; k < nodeCount; k++) {
     const at = order[k]! * T_STRIDE;
+    for (let c = t[at + T_CHILD]!; c >= 0; c = t[c * T_STRIDE + T_NEXT]!) order[filled++] = c;
     const start = t[at + T_START]!;
     const end = t[at + T_END]!;
     const w = (nodesOffset >> 2) + k * NODE_WORDS;
@@ -631,19 +633,18 @@ export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uin
     segIndex += segCount;
   }
 
-  const v = new DataView(table.buffer);
-  v.setUint32(F.H_MAGIC, F.TABLE_MAGIC, true);
-  v.setUint16(F.H_VERSION, F.FORMAT_VERSION, true);
-  v.setUint16(F.H_FLAGS, options.flags, true);
-  v.setUint32(F.H_BYTE_LENGTH, byteLength, true);
-  v.setUint32(F.H_NODE_COUNT, nodeCount, true);
-  v.setUint32(F.H_NODES_OFFSET, nodesOffset, true);
-  v.setUint32(F.H_FIRST_BYTES_OFFSET, firstBytesOffset, true);
-  v.setUint32(F.H_WILDCARD_COUNT, wildCount, true);
-  v.setUint32(F.H_WILDCARDS_OFFSET, wildcardsOffset, true);
-  v.setUint32(F.H_SEGMENT_COUNT, segmentCount, true);
-  v.setUint32(F.H_SEGMENTS_OFFSET, segmentsOffset, true);
-  v.setUint32(F.H_POOL_OFFSET, poolOffset, true);
-  v.setUint32(F.H_POOL_LENGTH, byteLength - poolOffset, true);
+  // Header through the same u32 view; version and flags are the two u16 halves of word 1.
+  u32[F.H_MAGIC >> 2] = F.TABLE_MAGIC;
+  u32[F.H_VERSION >> 2] = (F.FORMAT_VERSION & 0xffff) | ((options.flags & 0xffff) << 16);
+  u32[F.H_BYTE_LENGTH >> 2] = byteLength;
+  u32[F.H_NODE_COUNT >> 2] = nodeCount;
+  u32[F.H_NODES_OFFSET >> 2] = nodesOffset;
+  u32[F.H_FIRST_BYTES_OFFSET >> 2] = firstBytesOffset;
+  u32[F.H_WILDCARD_COUNT >> 2] = wildCount;
+  u32[F.H_WILDCARDS_OFFSET >> 2] = wildcardsOffset;
+  u32[F.H_SEGMENT_COUNT >> 2] = segmentCount;
+  u32[F.H_SEGMENTS_OFFSET >> 2] = segmentsOffset;
+  u32[F.H_POOL_OFFSET >> 2] = poolOffset;
+  u32[F.H_POOL_LENGTH >> 2] = byteLength - poolOffset;
   return table;
 }
