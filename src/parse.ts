@@ -183,13 +183,19 @@ export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): num
   for (;;) {
     let end = start;
     let hash = -1;
-    // Invariant: [start, end) holds no line break. The first `#` is noted on the way:
-    // LF, CR and `#` are all ≤ 0x23, so most bytes cost one test.
+    let nul = -1;
+    // Invariant: [start, end) holds no line break. The first `#` and the first NUL (which
+    // ends a Google-profile line) are noted on the way: LF, CR, `#` and NUL are all
+    // ≤ 0x23, so most bytes cost one test.
     while (end < n) {
       const c = body[end]!;
       if (c <= HASH) {
         if (c === LF || c === CR) break;
-        if (c === HASH && hash < 0) hash = end;
+        if (c === HASH) {
+          if (hash < 0) hash = end;
+        } else if (c === 0 && nul < 0) {
+          nul = end;
+        }
       }
       end++;
       if ((end & 3) === 0) {
@@ -205,7 +211,7 @@ export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): num
       }
     }
     line++;
-    lexLine(body, view, start, end, hash, line, google, sink);
+    lexLine(body, view, start, end, hash, nul, line, google, sink);
     if (end >= n) break;
     // CRLF is one line ending; a lone CR or LF is one too.
     start = body[end] === CR && end + 1 < n && body[end + 1] === LF ? end + 2 : end + 1;
@@ -219,13 +225,12 @@ function indexOfByte(body: Uint8Array, byte: number, start: number, end: number)
   return -1;
 }
 
-/** One line body[start, end); `hash` is the first `#` in it, or -1. */
-function lexLine(body: Uint8Array, view: DataView, start: number, end: number, hash: number, line: number, google: boolean, sink: LineSink): void {
+/** One line body[start, end); `hash` and `nul` are its first `#` and NUL, or -1. */
+function lexLine(body: Uint8Array, view: DataView, start: number, end: number, hash: number, nul: number, line: number, google: boolean, sink: LineSink): void {
   if (google) {
     // Google-compat: the line buffer is cut at 16,663 bytes, then read as a C string.
     if (end - start > GOOGLE_MAX_LINE_BYTES) end = start + GOOGLE_MAX_LINE_BYTES;
-    const nul = indexOfByte(body, 0, start, end);
-    if (nul >= 0) end = nul;
+    if (nul >= 0 && nul < end) end = nul;
     if (hash >= end) hash = -1;
   }
   let contentEnd = end;
