@@ -2,7 +2,7 @@
 import type { Profile } from './parse.js';
 import type { RuleRecord } from './groups.js';
 import { normalizePattern, RFC_PATTERN_BYTE, writeNormalizedRfc } from './normalize.js';
-import { encodeRuleBuffer, encodeRuleTable, ruleBuffer, type TableRule } from './table/encode.js';
+import { acquireRuleBuffer, encodeRuleBuffer, encodeRuleTable, releaseRuleBuffer, type RuleBuffer, type TableRule } from './table/encode.js';
 import { expectBytes } from './errors.js';
 import { FLAG_IMPLICIT_ROBOTS_TXT, FLAG_NORMALIZE_URL } from './table/format.js';
 
@@ -70,10 +70,20 @@ const STAR = 0x2a;
  */
 export function compileRules(records: readonly RuleRecord[], profile: Profile): Uint8Array {
   if (profile !== 'rfc') return encodeRuleTable(tableRules(records, profile), { flags: profileFlags(profile) });
-  // The rfc profile's tableRules, fused with the encoder's copy of each pattern: one scan
-  // per pattern copies it and decides whether it needs normalization (most do not).
-  const out = ruleBuffer;
-  out.reset();
+  const out = acquireRuleBuffer();
+  try {
+    fillRfc(records, out);
+    return encodeRuleBuffer(out, { flags: profileFlags('rfc') });
+  } finally {
+    releaseRuleBuffer(out);
+  }
+}
+
+/**
+ * The rfc profile's tableRules, fused with the encoder's copy of each pattern: one scan
+ * per pattern copies it into `out` and decides whether it needs normalization (most do not).
+ */
+function fillRfc(records: readonly RuleRecord[], out: RuleBuffer): void {
   for (let k = 0; k < records.length; k++) {
     const r = records[k]!;
     const p = r.pattern;
@@ -133,5 +143,4 @@ export function compileRules(records: readonly RuleRecord[], profile: Profile): 
     }
     out.commit(stop - at, star, r.allow, r.line, out.count);
   }
-  return encodeRuleBuffer(out, { flags: profileFlags('rfc') });
 }

@@ -51,8 +51,12 @@ const S_FAIL_OFFSET = F.S_FAIL_OFFSET / 4;
  * pass (prefix sharing, trie walk, label and segment copies) then reads one array, not
  * a view per rule (each view costs V8 a setup per loop over it). Rule i's pattern is
  * bytes[start[i], end[i]); star[i] is its first `*` as an offset from start[i], or -1.
- * One instance is reused (encoding is synchronous and never re-entered): compile.ts
- * fills it while it scans patterns, encodeRuleTable from TableRules.
+ * compile.ts fills one while it scans patterns, encodeRuleTable from TableRules; both
+ * reuse one instance (acquireRuleBuffer).
+ * @example
+ * const rules = new RuleBuffer();
+ * rules.push(new TextEncoder().encode('/private'), false, 2, 0);
+ * encodeRuleBuffer(rules, { flags: 0 }); // same table as encodeRuleTable gives
  */
 export class RuleBuffer {
   bytes: Uint8Array = new Uint8Array(1 << 16);
@@ -136,16 +140,38 @@ function grow(a: Int32Array, capacity: number): Int32Array {
   return grown;
 }
 
-/** The encoder's input, reused across calls. */
-export const ruleBuffer = new RuleBuffer();
+const sharedBuffer = new RuleBuffer();
+let sharedInUse = false;
+
+/**
+ * The encoder's input for one compile: the shared, reused RuleBuffer, emptied, or a new
+ * one while the shared one is in use (a getter on a caller's rule object could re-enter
+ * a compile from inside the loop that fills it). Pair with releaseRuleBuffer.
+ * @example const rules = acquireRuleBuffer(); try { rules.push(p, false, 2, 0); encodeRuleBuffer(rules, { flags: 0 }); } finally { releaseRuleBuffer(rules); }
+ */
+export function acquireRuleBuffer(): RuleBuffer {
+  if (sharedInUse) return new RuleBuffer();
+  sharedInUse = true;
+  sharedBuffer.reset();
+  return sharedBuffer;
+}
+
+/**
+ * Hands back a buffer from acquireRuleBuffer.
+ * @example releaseRuleBuffer(rules)
+ */
+export function releaseRuleBuffer(rules: RuleBuffer): void {
+  if (rules === sharedBuffer) sharedInUse = false;
+}
 
 /**
  * The radix trie of plain rules, as parallel fields in one reused Int32Array (node i's
  * fields start at i * T_STRIDE): a corpus file makes hundreds of nodes per compile, and
  * objects for them cost an allocation each plus the collector's time. Fields:
- * label = src[T_START, T_END) of the RuleBuffer's bytes; T_FIRST its first byte; children as a list sorted by first byte (T_CHILD, T_NEXT,
- * T_COUNT); T_WIDE the node's slot in `byteIndex` or -1; the four earliest lines
- * (0 = none) in the order of format.ts's NODE.
+ * label = src[T_START, T_END) of the RuleBuffer's bytes; T_FIRST its first byte;
+ * children as a list sorted by first byte (T_CHILD, T_NEXT, T_COUNT); T_WIDE the node's
+ * slot in `byteIndex` or -1; the four earliest lines (0 = none) in the order of
+ * format.ts's NODE.
  */
 const T_START = 0;
 const T_END = 1;
@@ -435,13 +461,16 @@ function sortWildcards(wild: Int32Array, n: number, rules: RuleBuffer): void {
  * table.length; // 48-byte header + nodes + pool
  */
 export function encodeRuleTable(rules: readonly TableRule[], options: EncodeOptions): Uint8Array {
-  const buffer = ruleBuffer;
-  buffer.reset();
-  for (let index = 0; index < rules.length; index++) {
-    const rule = rules[index]!;
-    buffer.push(rule.pattern, rule.allow, rule.line, rule.id ?? index);
+  const buffer = acquireRuleBuffer();
+  try {
+    for (let index = 0; index < rules.length; index++) {
+      const rule = rules[index]!;
+      buffer.push(rule.pattern, rule.allow, rule.line, rule.id ?? index);
+    }
+    return encodeRuleBuffer(buffer, options);
+  } finally {
+    releaseRuleBuffer(buffer);
   }
-  return encodeRuleBuffer(buffer, options);
 }
 
 /** Wildcard scratch: rule indexes, then the segment pairs of each ([start, end) in bytes). */
@@ -452,9 +481,7 @@ let wildSegments = new Int32Array(512);
 
 /**
  * Encodes the rules in `rules` (file order; see RuleBuffer) into a RuleTable.
- * @example
- * ruleBuffer.reset(); ruleBuffer.push(utf8('/private'), false, 2, 0);
- * encodeRuleBuffer(ruleBuffer, { flags: 0 }); // same as encodeRuleTable
+ * @example encodeRuleBuffer(rules, { flags: FLAG_NORMALIZE_URL }) // see RuleBuffer
  */
 export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uint8Array {
   const count = rules.count;
@@ -463,7 +490,10 @@ export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uin
   const starts = rules.start;
   const ends = rules.end;
   const stars = rules.star;
+  // Options are read first: from here on no caller code runs, so the scratch below is
+  // never shared by two encodes.
   const allWildcard = options.allWildcard === true;
+  const flags = options.flags;
   // A rule adds at most two nodes (a leaf and the head of a split label).
   if (trie.length < (1 + 2 * count) * T_STRIDE) trie = new Int32Array(Math.max((1 + 2 * count) * T_STRIDE, trie.length * 2));
   if (wildScratch.length < count) wildScratch = new Int32Array(Math.max(count, wildScratch.length * 2));
@@ -635,7 +665,7 @@ export function encodeRuleBuffer(rules: RuleBuffer, options: EncodeOptions): Uin
 
   // Header through the same u32 view; version and flags are the two u16 halves of word 1.
   u32[F.H_MAGIC >> 2] = F.TABLE_MAGIC;
-  u32[F.H_VERSION >> 2] = (F.FORMAT_VERSION & 0xffff) | ((options.flags & 0xffff) << 16);
+  u32[F.H_VERSION >> 2] = (F.FORMAT_VERSION & 0xffff) | ((flags & 0xffff) << 16);
   u32[F.H_BYTE_LENGTH >> 2] = byteLength;
   u32[F.H_NODE_COUNT >> 2] = nodeCount;
   u32[F.H_NODES_OFFSET >> 2] = nodesOffset;
