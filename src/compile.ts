@@ -1,9 +1,9 @@
 // Compiles the rules that apply to one crawler into a RuleTable, as the profile says.
 import type { Profile } from './parse.js';
 import type { RuleRecord } from './groups.js';
-import { normalizePattern, RFC_PATTERN_BYTE, writeNormalizedRfc } from './normalize.js';
-import { acquireRuleBuffer, encodeRuleBuffer, encodeRuleTable, releaseRuleBuffer, type RuleBuffer, type TableRule } from './table/encode.js';
-import { expectBytes } from './errors.js';
+import { RFC_PATTERN_BYTE, writeEscapedGoogle, writeNormalizedRfc } from './normalize.js';
+import { acquireRuleBuffer, encodeRuleBuffer, releaseRuleBuffer, type RuleBuffer } from './table/encode.js';
+import { expectBytes, expectProfile } from './errors.js';
 import { FLAG_IMPLICIT_ROBOTS_TXT, FLAG_NORMALIZE_URL } from './table/format.js';
 
 const SLASH = 0x2f;
@@ -13,48 +13,6 @@ const INDEX_HTM = new TextEncoder().encode('/index.htm');
 /** Table flags for a profile: RFC normalizes URLs and allows /robots.txt; Google does neither. */
 export function profileFlags(profile: Profile): number {
   return profile === 'rfc' ? FLAG_NORMALIZE_URL | FLAG_IMPLICIT_ROBOTS_TXT : 0;
-}
-
-function startsWithAt(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
-  if (bytes.length - at < prefix.length) return false;
-  for (let k = 0; k < prefix.length; k++) if (bytes[at + k] !== prefix[k]) return false;
-  return true;
-}
-
-/**
- * Google-compat (robots.cc HandleAllow): an allow pattern whose last segment starts with
- * `/index.htm` also allows the directory itself, as `<dir>/$`.
- */
-function googleIndexAllowance(pattern: Uint8Array): Uint8Array | null {
-  const slash = pattern.lastIndexOf(SLASH);
-  if (slash < 0 || !startsWithAt(pattern, slash, INDEX_HTM)) return null;
-  const derived = new Uint8Array(slash + 2);
-  derived.set(pattern.subarray(0, slash + 1));
-  derived[slash + 1] = DOLLAR;
-  return derived;
-}
-
-/** Normalized rules of `records` (file order) ready for the encoder. */
-export function tableRules(records: readonly RuleRecord[], profile: Profile): TableRule[] {
-  const out: TableRule[] = [];
-  for (const r of records) {
-    const pattern = normalizePattern(r.pattern, profile);
-    if (profile === 'rfc') {
-      // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
-      if (pattern.length === 0) continue;
-      // Most patterns need no normalization: the record itself is a valid TableRule.
-      out.push(pattern === r.pattern ? r : { allow: r.allow, pattern, line: r.line });
-      continue;
-    }
-    // Google-compat: an empty pattern matches with priority 0; it never disallows
-    // but robots.cc still reports its line.
-    out.push(pattern === r.pattern ? r : { allow: r.allow, pattern, line: r.line });
-    if (r.allow) {
-      const derived = googleIndexAllowance(pattern);
-      if (derived) out.push({ allow: true, pattern: derived, line: r.line });
-    }
-  }
-  return out;
 }
 
 const CLASS_REWRITE = 1;
@@ -69,19 +27,83 @@ const STAR = 0x2a;
  * @example compileRules([{ allow: false, pattern: utf8('/private'), line: 2 }], 'rfc')
  */
 export function compileRules(records: readonly RuleRecord[], profile: Profile): Uint8Array {
-  if (profile !== 'rfc') return encodeRuleTable(tableRules(records, profile), { flags: profileFlags(profile) });
+  expectProfile(profile, 'profile');
   const out = acquireRuleBuffer();
   try {
-    fillRfc(records, out);
-    return encodeRuleBuffer(out, { flags: profileFlags('rfc') });
+    if (profile === 'rfc') fillRfc(records, out);
+    else fillGoogle(records, out);
+    return encodeRuleBuffer(out, { flags: profileFlags(profile) });
   } finally {
     releaseRuleBuffer(out);
   }
 }
 
+/** Google byte classes: 1 = escapePatternGoogle rewrites from here (≥ 0x80, `%`), 2 = `*`. */
+const GOOGLE_CLASS = Uint8Array.from({ length: 256 }, (_, c) => (c >= 0x80 || c === 0x25 ? 1 : c === STAR ? 2 : 0));
+
+/** Whether bytes[at, end) starts with `/index.htm`. */
+function indexHtmAt(bytes: Uint8Array, at: number, end: number): boolean {
+  if (end - at < INDEX_HTM.length) return false;
+  for (let k = 0; k < INDEX_HTM.length; k++) if (bytes[at + k] !== INDEX_HTM[k]) return false;
+  return true;
+}
+
 /**
- * The rfc profile's tableRules, fused with the encoder's copy of each pattern: one scan
- * per pattern copies it into `out` and decides whether it needs normalization (most do not).
+ * Appends the google profile's rules for `records` (file order) to `out`: each pattern
+ * escaped as escapePatternGoogle does, in the same scan that copies it (most need no
+ * escaping), plus the index allowance below.
+ */
+function fillGoogle(records: readonly RuleRecord[], out: RuleBuffer): void {
+  for (let k = 0; k < records.length; k++) {
+    const r = records[k]!;
+    const p = r.pattern;
+    // As in fillRfc: expectBytes in full only where it can fail past instanceof.
+    if (!(p instanceof Uint8Array) || p.length === 0) expectBytes(p, 'pattern');
+    const n = p.length;
+    // Room for the escaped pattern (3 bytes per byte at most) and a derived `<dir>/$`.
+    out.reserve(2, 6 * n + 8);
+    const bytes = out.bytes;
+    const at = out.size;
+    let classes = 0;
+    for (let i = 0; i < n; i++) {
+      const c = p[i]!;
+      bytes[at + i] = c;
+      classes |= GOOGLE_CLASS[c]!;
+    }
+    const length = (classes & 1) === 0 ? n : writeEscapedGoogle(p, bytes, at) - at;
+    let star = -1;
+    if ((classes & 2) !== 0) {
+      for (let j = 0; j < length; j++) {
+        if (bytes[at + j] === STAR) {
+          star = j;
+          break;
+        }
+      }
+    }
+    // Google-compat: an empty pattern matches with priority 0; it never disallows
+    // but robots.cc still reports its line.
+    const allow = r.allow;
+    const line = r.line;
+    out.commit(length, star, allow, line, out.count);
+    if (!allow) continue;
+    // Google-compat (robots.cc HandleAllow): an allow pattern whose last segment starts
+    // with `/index.htm` also allows the directory itself, as `<dir>/$` (a rule of its own,
+    // same line).
+    let slash = at + length - 1;
+    while (slash >= at && bytes[slash] !== SLASH) slash--;
+    if (slash < at || !indexHtmAt(bytes, slash, at + length)) continue;
+    const keep = slash + 1 - at;
+    const derived = out.size;
+    bytes.copyWithin(derived, at, at + keep);
+    bytes[derived + keep] = DOLLAR;
+    out.commit(keep + 1, star < keep ? star : -1, true, line, out.count);
+  }
+}
+
+/**
+ * Appends the rfc profile's rules for `records` (file order) to `out`: each pattern
+ * normalized as normalizePatternRfc does, in the same scan that copies it (most need no
+ * normalization); empty patterns dropped.
  */
 function fillRfc(records: readonly RuleRecord[], out: RuleBuffer): void {
   for (let k = 0; k < records.length; k++) {
