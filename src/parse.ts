@@ -176,9 +176,12 @@ export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): num
   while (start < 3 && start < n && body[start] === BOM[start]) start++;
   // Whole 4-byte words of the body (when it is 4-aligned, as Robots.parse's own copy is)
   // let the scan skip four bytes at a time where none is ≤ 0x23.
-  const words = (body.byteOffset & 3) === 0 ? new Int32Array(body.buffer, body.byteOffset, n >> 2) : null;
+  // (buffer and byteOffset are getters V8 calls out for: read once.)
+  const buffer = body.buffer;
+  const offset = body.byteOffset;
+  const words = (offset & 3) === 0 ? new Int32Array(buffer, offset, n >> 2) : null;
   const wordCount = words === null ? 0 : words.length;
-  const view = new DataView(body.buffer, body.byteOffset, n);
+  const view = new DataView(buffer, offset, n);
   let line = 0;
   for (;;) {
     let end = start;

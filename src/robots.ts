@@ -149,7 +149,7 @@ export class Robots {
     // files have few or none, so no per-group arrays are built to gather them.
     const others = collector.looseOthers.slice();
     for (const group of collector.groups) for (const record of group.others) others.push(record);
-    this.others = others.sort((a, b) => a.line - b.line);
+    this.others = others.length > 1 ? others.sort((a, b) => a.line - b.line) : others;
     this.ignoredRuleLines = collector.orphanRuleLines;
     this.acap = collector.acap === null ? null : collector.acap.finish(this);
   }
