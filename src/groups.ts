@@ -1,5 +1,5 @@
 // Grouping policy: which lines form a group, and which groups apply to a crawler.
-import { isSpaceByte, type Profile, type RobotsLineHandler } from './parse.js';
+import { isSpaceByte, type LineSink, type Profile } from './parse.js';
 
 /** An allow or disallow line as written (pattern not yet normalized). */
 export interface RuleRecord {
@@ -67,8 +67,11 @@ export function readAgentValue(value: Uint8Array, profile: Profile): { global: b
   return { global: false, token: asciiLower(bytesToText(value)) };
 }
 
-/** Collects groups, sitemaps and other records from lexer events. */
-export class GroupCollector implements RobotsLineHandler {
+/**
+ * Collects groups, sitemaps and other records from the lexer's events over `body`.
+ * Views are made only for what is kept: rule patterns, and the bytes a string is decoded from.
+ */
+export class GroupCollector implements LineSink {
   readonly groups: Group[] = [];
   readonly sitemaps: string[] = [];
   /** Other records outside any group (before the first user-agent line). */
@@ -77,49 +80,63 @@ export class GroupCollector implements RobotsLineHandler {
   readonly orphanRuleLines: number[] = [];
   private current: Group | undefined;
   private inRules = false;
+  private readonly buffer: ArrayBufferLike;
+  private readonly base: number;
 
-  constructor(private readonly profile: Profile) {}
+  constructor(protected readonly body: Uint8Array, private readonly profile: Profile) {
+    this.buffer = body.buffer;
+    this.base = body.byteOffset;
+  }
 
-  userAgent(value: Uint8Array, line: number): void {
+  /** body[start, end) as a new view (the constructor skips subarray's species lookup). */
+  protected view(start: number, end: number): Uint8Array {
+    return new Uint8Array(this.buffer, this.base + start, end - start);
+  }
+
+  userAgent(start: number, end: number, line: number): void {
     // RFC 9309 §2.1: a user-agent line after rules starts a new group.
     if (!this.current || this.inRules) {
       this.current = { agents: [], global: false, rules: [], others: [], line };
       this.groups.push(this.current);
       this.inRules = false;
     }
-    const { global, token } = readAgentValue(value, this.profile);
+    const { global, token } = readAgentValue(this.view(start, end), this.profile);
     if (global) this.current.global = true;
     else this.current.agents.push(token);
   }
 
-  allow(value: Uint8Array, line: number): void {
-    this.rule(true, value, line);
+  allow(start: number, end: number, line: number): void {
+    this.rule(true, start, end, line);
   }
 
-  disallow(value: Uint8Array, line: number): void {
-    this.rule(false, value, line);
+  disallow(start: number, end: number, line: number): void {
+    this.rule(false, start, end, line);
   }
 
-  private rule(allow: boolean, pattern: Uint8Array, line: number): void {
+  private rule(allow: boolean, start: number, end: number, line: number): void {
     // RFC 9309 §2.2.2: rules outside any group SHOULD be ignored.
     if (!this.current) {
       this.orphanRuleLines.push(line);
       return;
     }
     this.inRules = true;
-    this.current.rules.push({ allow, pattern, line });
+    this.current.rules.push({ allow, pattern: this.view(start, end), line });
   }
 
-  sitemap(value: Uint8Array): void {
+  sitemap(start: number, end: number): void {
     // Sitemaps belong to the file, not to a group, and never end one (RFC 9309 §2.2.4).
-    if (value.length > 0) this.sitemaps.push(bytesToText(value));
+    if (end > start) this.sitemaps.push(bytesToText(this.view(start, end)));
   }
 
-  other(key: Uint8Array, value: Uint8Array, line: number): void {
-    const record = { key: bytesToText(key), value: bytesToText(value), line };
+  other(keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, line: number): void {
+    const record = { key: bytesToText(this.view(keyStart, keyEnd)), value: bytesToText(this.view(valueStart, valueEnd)), line };
     if (this.current) this.current.others.push(record);
     else this.looseOthers.push(record);
   }
+
+  // Comments and invalid lines carry nothing for groups.
+  comment(_start: number, _end: number, _line: number): void {}
+  invalid(_start: number, _end: number, _line: number): void {}
 }
 
 /**

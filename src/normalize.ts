@@ -41,26 +41,6 @@ for (let c = 0; c < 256; c++) {
   RFC_PATTERN_BYTE[c] = c >= 0x80 || c === PERCENT || c === DOLLAR || isOutsideUri(c) ? 1 : c === STAR ? 2 : 0;
 }
 
-/** A growable byte buffer; normalization output is at most 3× its input. */
-class ByteWriter {
-  bytes: Uint8Array;
-  length = 0;
-  constructor(capacity: number) {
-    this.bytes = new Uint8Array(capacity);
-  }
-  push(c: number): void {
-    this.bytes[this.length++] = c;
-  }
-  pushEscape(c: number): void {
-    this.bytes[this.length++] = PERCENT;
-    this.bytes[this.length++] = HEX.charCodeAt(c >> 4);
-    this.bytes[this.length++] = HEX.charCodeAt(c & 15);
-  }
-  result(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
-}
-
 /**
  * Google-compat (robots.cc MaybeEscapePattern): uppercases the hex digits of valid
  * `%XX` escapes and percent-encodes bytes ≥ 0x80; nothing is decoded.
@@ -76,21 +56,35 @@ export function escapePatternGoogle(pattern: Uint8Array): Uint8Array {
     }
   }
   if (plain) return pattern;
-  const out = new ByteWriter(pattern.length * 3);
-  for (let i = 0; i < pattern.length; i++) {
+  const out = new Uint8Array(pattern.length * 3);
+  return out.subarray(0, writeEscapedGoogle(pattern, out, 0));
+}
+
+/**
+ * The rewriting half of escapePatternGoogle: writes the escaped `pattern` to out[at, …)
+ * (room for 3 × pattern.length bytes needed) and returns where it ends. compile.ts
+ * writes straight into the encoder's buffer with it.
+ * @example writeEscapedGoogle(utf8('/a%2f'), out, 0) // 5: out holds '/a%2F'
+ */
+export function writeEscapedGoogle(pattern: Uint8Array, out: Uint8Array, at: number): number {
+  const n = pattern.length;
+  let o = at;
+  for (let i = 0; i < n; i++) {
     const c = pattern[i]!;
-    if (c === PERCENT && i + 2 < pattern.length && hexValue(pattern[i + 1]!) >= 0 && hexValue(pattern[i + 2]!) >= 0) {
-      out.push(PERCENT);
-      out.push(upperHexDigit(pattern[i + 1]!));
-      out.push(upperHexDigit(pattern[i + 2]!));
+    if (c === PERCENT && i + 2 < n && hexValue(pattern[i + 1]!) >= 0 && hexValue(pattern[i + 2]!) >= 0) {
+      out[o++] = PERCENT;
+      out[o++] = upperHexDigit(pattern[i + 1]!);
+      out[o++] = upperHexDigit(pattern[i + 2]!);
       i += 2;
     } else if (c >= 0x80) {
-      out.pushEscape(c);
+      out[o++] = PERCENT;
+      out[o++] = HEX.charCodeAt(c >> 4);
+      out[o++] = HEX.charCodeAt(c & 15);
     } else {
-      out.push(c);
+      out[o++] = c;
     }
   }
-  return out.result();
+  return o;
 }
 
 function upperHexDigit(c: number): number {
@@ -122,24 +116,42 @@ export function normalizePatternRfc(pattern: Uint8Array): Uint8Array {
   }
   const last = n === 0 ? 0x2f : pattern[n - 1]!;
   if (plain && (RFC_PATTERN_BYTE[last] !== 1 || last === DOLLAR)) return pattern;
-  const out = new ByteWriter(n * 3);
+  const out = new Uint8Array(n * 3);
+  return out.subarray(0, writeNormalizedRfc(pattern, out, 0));
+}
+
+/**
+ * The rewriting half of normalizePatternRfc: writes the normalized `pattern` to
+ * out[at, …) (room for 3 × pattern.length bytes needed) and returns where it ends.
+ * compile.ts writes straight into the encoder's buffer with it, sparing an array per rule.
+ * @example writeNormalizedRfc(utf8('/a%7e'), out, 0) // 3: out holds '/a~'
+ */
+export function writeNormalizedRfc(pattern: Uint8Array, out: Uint8Array, at: number): number {
+  const n = pattern.length;
+  let o = at;
   for (let i = 0; i < n; i++) {
     const c = pattern[i]!;
+    let escape = -1;
     if (c === PERCENT && i + 2 < n && hexValue(pattern[i + 1]!) >= 0 && hexValue(pattern[i + 2]!) >= 0) {
       const v = hexValue(pattern[i + 1]!) * 16 + hexValue(pattern[i + 2]!);
-      if (isUnreserved(v)) out.push(v);
-      else out.pushEscape(v);
       i += 2;
+      if (isUnreserved(v)) out[o++] = v;
+      else escape = v;
     } else if (c >= 0x80 || c === PERCENT || isOutsideUri(c)) {
       // A '%' that starts no escape is itself encoded (RFC 3986 §2.4).
-      out.pushEscape(c);
+      escape = c;
     } else if (c === DOLLAR && i !== n - 1) {
-      out.pushEscape(c);
+      escape = c;
     } else {
-      out.push(c);
+      out[o++] = c;
+    }
+    if (escape >= 0) {
+      out[o++] = PERCENT;
+      out[o++] = HEX.charCodeAt(escape >> 4);
+      out[o++] = HEX.charCodeAt(escape & 15);
     }
   }
-  return out.result();
+  return o;
 }
 
 /** Normalizes an allow/disallow value as the profile requires. */

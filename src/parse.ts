@@ -43,27 +43,106 @@ function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
-/** ASCII-case-insensitive comparison of `bytes[start, end)` with a lowercase ASCII word. */
-function equalsWord(bytes: Uint8Array, start: number, end: number, word: string, prefix: boolean): boolean {
-  const n = word.length;
-  if (prefix ? end - start < n : end - start !== n) return false;
-  for (let k = 0; k < n; k++) {
-    let c = bytes[start + k]!;
-    if (c - 0x41 < 26 && c >= 0x41) c |= 0x20;
-    if (c !== word.charCodeAt(k)) return false;
-  }
+/**
+ * A key as little-endian 32-bit words (`at`: their offsets, the last one overlapping
+ * when the length is no multiple of 4), so a key compares in two or three loads.
+ * Words hold the lowercase key with bit 0x20 of every byte set: OR-ing a byte with 0x20
+ * folds ASCII case and maps nothing else onto a letter; it maps CR onto `-` and NUL onto
+ * space, but a line never holds CR, and a Google-profile line (the only one with a space
+ * key) ends at NUL.
+ */
+interface KeyWord {
+  readonly length: number;
+  readonly at: readonly number[];
+  readonly words: readonly number[];
+}
+
+function keyWord(text: string): KeyWord {
+  const at: number[] = [];
+  for (let o = 0; o + 4 <= text.length; o += 4) at.push(o);
+  if (text.length % 4 !== 0) at.push(text.length - 4);
+  const words = at.map((o) => (text.charCodeAt(o) | (text.charCodeAt(o + 1) << 8) | (text.charCodeAt(o + 2) << 16) | (text.charCodeAt(o + 3) << 24)) | CASE_BITS);
+  return { length: text.length, at, words };
+}
+
+const CASE_BITS = 0x20202020;
+
+/** Whether the key bytes [start, end) of `view` equal `key` (`prefix`: start with it), in any ASCII case. */
+function isKey(view: DataView, start: number, end: number, key: KeyWord, prefix: boolean): boolean {
+  if (prefix ? end - start < key.length : end - start !== key.length) return false;
+  const at = key.at;
+  const words = key.words;
+  for (let k = 0; k < at.length; k++) if ((view.getInt32(start + at[k]!, true) | CASE_BITS) !== words[k]) return false;
   return true;
 }
 
-function startsWithAny(bytes: Uint8Array, start: number, end: number, words: readonly string[]): boolean {
-  for (const w of words) if (equalsWord(bytes, start, end, w, true)) return true;
+function isAnyKey(view: DataView, start: number, end: number, keys: readonly KeyWord[]): boolean {
+  for (const key of keys) if (isKey(view, start, end, key, true)) return true;
   return false;
 }
 
+const USER_AGENT = keyWord('user-agent');
+const ALLOW = keyWord('allow');
+const DISALLOW = keyWord('disallow');
+const SITEMAP = keyWord('sitemap');
 // Google-compat: robots.cc accepts these spellings, and any key that merely starts with them.
-const GOOGLE_USER_AGENT_KEYS = ['user-agent', 'useragent', 'user agent'] as const;
-const GOOGLE_DISALLOW_KEYS = ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'] as const;
-const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'] as const;
+const GOOGLE_USER_AGENT_KEYS = ['user-agent', 'useragent', 'user agent'].map(keyWord);
+const GOOGLE_DISALLOW_KEYS = ['disallow', 'dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'].map(keyWord);
+const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'].map(keyWord);
+
+/**
+ * The lexer's events as offsets into the body it scans, so that a caller creates only the
+ * views and strings it keeps (Robots.parse needs no view for most comments and keys).
+ * Internal: `lexRobots` adapts it to RobotsLineHandler. Ranges are [start, end).
+ */
+export interface LineSink {
+  userAgent(start: number, end: number, line: number): void;
+  allow(start: number, end: number, line: number): void;
+  disallow(start: number, end: number, line: number): void;
+  sitemap(start: number, end: number, line: number): void;
+  other(keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, line: number): void;
+  /** From `#` to the end of the line. */
+  comment(start: number, end: number, line: number): void;
+  invalid(start: number, end: number, line: number): void;
+}
+
+/** Turns offset events into the views RobotsLineHandler takes; comment/invalid only when handled. */
+class ViewSink implements LineSink {
+  private readonly buffer: ArrayBufferLike;
+  private readonly base: number;
+
+  constructor(body: Uint8Array, private readonly handler: RobotsLineHandler) {
+    this.buffer = body.buffer;
+    this.base = body.byteOffset;
+  }
+
+  /** body[start, end) as a new view: the constructor skips subarray's species lookup. */
+  private view(start: number, end: number): Uint8Array {
+    return new Uint8Array(this.buffer, this.base + start, end - start);
+  }
+
+  userAgent(start: number, end: number, line: number): void {
+    this.handler.userAgent(this.view(start, end), line);
+  }
+  allow(start: number, end: number, line: number): void {
+    this.handler.allow(this.view(start, end), line);
+  }
+  disallow(start: number, end: number, line: number): void {
+    this.handler.disallow(this.view(start, end), line);
+  }
+  sitemap(start: number, end: number, line: number): void {
+    this.handler.sitemap(this.view(start, end), line);
+  }
+  other(keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, line: number): void {
+    this.handler.other(this.view(keyStart, keyEnd), this.view(valueStart, valueEnd), line);
+  }
+  comment(start: number, end: number, line: number): void {
+    this.handler.comment?.(this.view(start, end), line);
+  }
+  invalid(start: number, end: number, line: number): void {
+    this.handler.invalid?.(this.view(start, end), line);
+  }
+}
 
 /**
  * Splits `body` into lines (CR, LF or CRLF), skips a leading UTF-8 BOM (or any prefix
@@ -81,27 +160,45 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
     if (typeof handler[method] !== 'function') throw new TypeError(`handler.${method} must be a function, got ${describe(handler[method])}`);
   }
   expectProfile(profile, 'profile');
-  const google = profile === 'google';
   // A plain view: Buffer#subarray (Node) costs several times more per call.
   const body = Object.getPrototypeOf(input) === Uint8Array.prototype ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  return lexLines(body, new ViewSink(body, handler), profile === 'google');
+}
+
+/**
+ * lexRobots without the argument checks, reporting offsets into `body` (a plain
+ * Uint8Array) to `sink`. Internal: Robots.parse lexes its own copy of the body with it.
+ * @example lexLines(bytes, sink, false) // line count; sink.disallow(12, 20, 2), …
+ */
+export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): number {
   const n = body.length;
   let start = 0;
   while (start < 3 && start < n && body[start] === BOM[start]) start++;
   // Whole 4-byte words of the body (when it is 4-aligned, as Robots.parse's own copy is)
   // let the scan skip four bytes at a time where none is ≤ 0x23.
-  const words = (body.byteOffset & 3) === 0 ? new Int32Array(body.buffer, body.byteOffset, n >> 2) : null;
+  // (buffer and byteOffset are getters V8 calls out for: read once.)
+  const buffer = body.buffer;
+  const offset = body.byteOffset;
+  const words = (offset & 3) === 0 ? new Int32Array(buffer, offset, n >> 2) : null;
   const wordCount = words === null ? 0 : words.length;
+  const view = new DataView(buffer, offset, n);
   let line = 0;
   for (;;) {
     let end = start;
     let hash = -1;
-    // Invariant: [start, end) holds no line break. The first `#` is noted on the way:
-    // LF, CR and `#` are all ≤ 0x23, so most bytes cost one test.
+    let nul = -1;
+    // Invariant: [start, end) holds no line break. The first `#` and the first NUL (which
+    // ends a Google-profile line) are noted on the way: LF, CR, `#` and NUL are all
+    // ≤ 0x23, so most bytes cost one test.
     while (end < n) {
       const c = body[end]!;
       if (c <= HASH) {
         if (c === LF || c === CR) break;
-        if (c === HASH && hash < 0) hash = end;
+        if (c === HASH) {
+          if (hash < 0) hash = end;
+        } else if (c === 0 && nul < 0) {
+          nul = end;
+        }
       }
       end++;
       if ((end & 3) === 0) {
@@ -117,7 +214,7 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
       }
     }
     line++;
-    lexLine(body, start, end, hash, line, google, handler);
+    lexLine(body, view, start, end, hash, nul, line, google, sink);
     if (end >= n) break;
     // CRLF is one line ending; a lone CR or LF is one too.
     start = body[end] === CR && end + 1 < n && body[end + 1] === LF ? end + 2 : end + 1;
@@ -126,35 +223,50 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
   return line;
 }
 
-/** body[start, end) as a new view: the constructor skips subarray's species lookup (cheaper per line). */
-function view(body: Uint8Array, start: number, end: number): Uint8Array {
-  return new Uint8Array(body.buffer, body.byteOffset + start, end - start);
-}
-
 function indexOfByte(body: Uint8Array, byte: number, start: number, end: number): number {
   for (let i = start; i < end; i++) if (body[i] === byte) return i;
   return -1;
 }
 
-/** One line body[start, end); `hash` is the first `#` in it, or -1. */
-function lexLine(body: Uint8Array, start: number, end: number, hash: number, line: number, google: boolean, handler: RobotsLineHandler): void {
+/** One line body[start, end); `hash` and `nul` are its first `#` and NUL, or -1. */
+function lexLine(body: Uint8Array, view: DataView, start: number, end: number, hash: number, nul: number, line: number, google: boolean, sink: LineSink): void {
   if (google) {
     // Google-compat: the line buffer is cut at 16,663 bytes, then read as a C string.
     if (end - start > GOOGLE_MAX_LINE_BYTES) end = start + GOOGLE_MAX_LINE_BYTES;
-    const nul = indexOfByte(body, 0, start, end);
-    if (nul >= 0) end = nul;
+    if (nul >= 0 && nul < end) end = nul;
     if (hash >= end) hash = -1;
   }
   let contentEnd = end;
   if (hash >= 0) {
     contentEnd = hash;
-    handler.comment?.(view(body, hash, end), line);
+    sink.comment(hash, end, line);
   }
   let s = start;
   let e = contentEnd;
   while (s < e && isSpaceByte(body[s]!)) s++;
   while (e > s && isSpaceByte(body[e - 1]!)) e--;
   if (s === e) return;
+
+  // Every known key has its own first letter, so that letter picks the one to compare:
+  // `| 0x20` folds ASCII case, and only 'U'/'u' (and so on) fold onto the letters tested.
+  const first = body[s]! | 0x20;
+  // Most lines are a known key, spelt out, then `:` (perhaps after whitespace). Then the
+  // first colon is that one and the key is exactly the word, as the general path below
+  // would find (in both profiles), without searching the line for the colon.
+  const known = first === 0x64 ? DISALLOW : first === 0x61 ? ALLOW : first === 0x75 ? USER_AGENT : first === 0x73 ? SITEMAP : null;
+  if (known !== null && e - s > known.length && isKey(view, s, s + known.length, known, false)) {
+    let colon = s + known.length;
+    while (colon < e && isSpaceByte(body[colon]!)) colon++;
+    if (colon < e && body[colon] === COLON) {
+      let valueStart = colon + 1;
+      while (valueStart < e && isSpaceByte(body[valueStart]!)) valueStart++;
+      if (known === DISALLOW) sink.disallow(valueStart, e, line);
+      else if (known === ALLOW) sink.allow(valueStart, e, line);
+      else if (known === USER_AGENT) sink.userAgent(valueStart, e, line);
+      else sink.sitemap(valueStart, e, line);
+      return;
+    }
+  }
 
   let keyEnd: number;
   let valueStart: number;
@@ -173,36 +285,35 @@ function lexLine(body: Uint8Array, start: number, end: number, hash: number, lin
     let more = v;
     while (more < e && !isBlank(body[more]!)) more++;
     if (ws === e || more !== e) {
-      handler.invalid?.(view(body, s, e), line);
+      sink.invalid(s, e, line);
       return;
     }
     keyEnd = ws;
     valueStart = v;
   } else {
     // RFC 9309 §2.2: every record is `key *WS ":" *WS value`.
-    handler.invalid?.(view(body, s, e), line);
+    sink.invalid(s, e, line);
     return;
   }
   while (keyEnd > s && isSpaceByte(body[keyEnd - 1]!)) keyEnd--;
   if (keyEnd === s) {
-    handler.invalid?.(view(body, s, e), line);
+    sink.invalid(s, e, line);
     return;
   }
   while (valueStart < e && isSpaceByte(body[valueStart]!)) valueStart++;
-  const value = view(body, valueStart, e);
 
   if (google) {
-    if (startsWithAny(body, s, keyEnd, GOOGLE_USER_AGENT_KEYS)) handler.userAgent(value, line);
-    else if (equalsWord(body, s, keyEnd, 'allow', true)) handler.allow(value, line);
-    else if (startsWithAny(body, s, keyEnd, GOOGLE_DISALLOW_KEYS)) handler.disallow(value, line);
-    else if (startsWithAny(body, s, keyEnd, GOOGLE_SITEMAP_KEYS)) handler.sitemap(value, line);
-    else handler.other(view(body, s, keyEnd), value, line);
+    if (first === 0x75 ? isAnyKey(view, s, keyEnd, GOOGLE_USER_AGENT_KEYS) : false) sink.userAgent(valueStart, e, line);
+    else if (first === 0x61 ? isKey(view, s, keyEnd, ALLOW, true) : false) sink.allow(valueStart, e, line);
+    else if (first === 0x64 ? isAnyKey(view, s, keyEnd, GOOGLE_DISALLOW_KEYS) : false) sink.disallow(valueStart, e, line);
+    else if (first === 0x73 ? isAnyKey(view, s, keyEnd, GOOGLE_SITEMAP_KEYS) : false) sink.sitemap(valueStart, e, line);
+    else sink.other(s, keyEnd, valueStart, e, line);
     return;
   }
   // RFC 9309 §2.2.1/§2.2.2: keys are matched whole, case-insensitively.
-  if (equalsWord(body, s, keyEnd, 'user-agent', false)) handler.userAgent(value, line);
-  else if (equalsWord(body, s, keyEnd, 'allow', false)) handler.allow(value, line);
-  else if (equalsWord(body, s, keyEnd, 'disallow', false)) handler.disallow(value, line);
-  else if (equalsWord(body, s, keyEnd, 'sitemap', false)) handler.sitemap(value, line);
-  else handler.other(view(body, s, keyEnd), value, line);
+  if (first === 0x75 ? isKey(view, s, keyEnd, USER_AGENT, false) : false) sink.userAgent(valueStart, e, line);
+  else if (first === 0x61 ? isKey(view, s, keyEnd, ALLOW, false) : false) sink.allow(valueStart, e, line);
+  else if (first === 0x64 ? isKey(view, s, keyEnd, DISALLOW, false) : false) sink.disallow(valueStart, e, line);
+  else if (first === 0x73 ? isKey(view, s, keyEnd, SITEMAP, false) : false) sink.sitemap(valueStart, e, line);
+  else sink.other(s, keyEnd, valueStart, e, line);
 }

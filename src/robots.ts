@@ -1,5 +1,5 @@
 // Robots: one parsed robots.txt, its groups and records, and per-crawler matchers on demand.
-import { lexRobots, type Profile, type RobotsLineHandler } from './parse.js';
+import { lexLines, type Profile } from './parse.js';
 import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
 import { compileAgentMatcher, type AgentMatcher, type Explanation } from './matcher.js';
 import { describe, expectBytes, expectString } from './errors.js';
@@ -23,19 +23,39 @@ const MATCHER_CACHE_SIZE = 64;
 
 const encoder = new TextEncoder();
 
+/** Whether body[start, end) read as text starts with `acap-` in any ASCII case. */
+function startsWithAcap(body: Uint8Array, start: number, end: number): boolean {
+  // TextDecoder drops one leading BOM, so the collector's decoded key may start after one.
+  if (end - start >= 3 && body[start] === 0xef && body[start + 1] === 0xbb && body[start + 2] === 0xbf) start += 3;
+  if (end - start < 5) return false;
+  return (body[start]! | 0x20) === 0x61 && (body[start + 1]! | 0x20) === 0x63 && (body[start + 2]! | 0x20) === 0x61 &&
+    (body[start + 3]! | 0x20) === 0x70 && body[start + 4] === 0x2d;
+}
+
 /**
- * Sends every lexer event to the REP collector and then the ACAP collector, so one pass
- * serves both (direct calls: this runs once per line).
+ * The REP collector, which also hands ACAP the lines it reads, in file order. The ACAP
+ * collector is made at the first such line: most files have none, and AcapCollector
+ * returns at once for all others (conventional records; comments not starting `##` or
+ * under 6 bytes; keys and colon-less lines not starting `acap-`). These filters mirror
+ * the first lines of its comment/other/invalid methods and must change with them.
  */
-class TeeHandler implements RobotsLineHandler {
-  constructor(private readonly rep: RobotsLineHandler, private readonly acap: RobotsLineHandler) {}
-  userAgent(v: Uint8Array, l: number): void { this.rep.userAgent(v, l); this.acap.userAgent(v, l); }
-  allow(v: Uint8Array, l: number): void { this.rep.allow(v, l); this.acap.allow(v, l); }
-  disallow(v: Uint8Array, l: number): void { this.rep.disallow(v, l); this.acap.disallow(v, l); }
-  sitemap(v: Uint8Array, l: number): void { this.rep.sitemap(v, l); this.acap.sitemap(v, l); }
-  other(k: Uint8Array, v: Uint8Array, l: number): void { this.rep.other(k, v, l); this.acap.other(k, v, l); }
-  comment(v: Uint8Array, l: number): void { this.rep.comment?.(v, l); this.acap.comment?.(v, l); }
-  invalid(v: Uint8Array, l: number): void { this.rep.invalid?.(v, l); this.acap.invalid?.(v, l); }
+class ParseSink extends GroupCollector {
+  acap: AcapCollector | null = null;
+
+  override comment(start: number, end: number, line: number): void {
+    if (end - start >= 6 && this.body[start + 1] === 0x23) (this.acap ??= new AcapCollector()).comment(this.view(start, end), line);
+  }
+
+  override other(keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, line: number): void {
+    super.other(keyStart, keyEnd, valueStart, valueEnd, line);
+    if (startsWithAcap(this.body, keyStart, keyEnd)) {
+      (this.acap ??= new AcapCollector()).other(this.view(keyStart, keyEnd), this.view(valueStart, valueEnd), line);
+    }
+  }
+
+  override invalid(start: number, end: number, line: number): void {
+    if (startsWithAcap(this.body, start, end)) (this.acap ??= new AcapCollector()).invalid(this.view(start, end), line);
+  }
 }
 
 function checkOptions(options: unknown): { profile: Profile; maxBytes: number } {
@@ -71,7 +91,10 @@ function limitBody(body: string | Uint8Array, maxBytes: number): { bytes: Uint8A
     expectBytes(body, 'robots.txt body');
     // Own the bytes: rules keep views of them, and the caller may reuse, overwrite or
     // transfer its buffer. One byte past the limit is kept to see whether it ends a line.
-    bytes = new Uint8Array(body.subarray(0, Math.min(body.length, maxBytes + 1)));
+    // (A plain view when cutting: Buffer#subarray costs more, and copying is the same.)
+    const length = Math.min(body.length, maxBytes + 1);
+    bytes = new Uint8Array(length);
+    bytes.set(length === body.length ? body : new Uint8Array(body.buffer, body.byteOffset, length));
   } else {
     throw new TypeError(`robots.txt body must be a string or Uint8Array, got ${describe(body)}`);
   }
@@ -112,8 +135,7 @@ export class Robots {
 
   private constructor(
     readonly profile: Profile,
-    collector: GroupCollector,
-    acap: AcapCollector,
+    collector: ParseSink,
     /** Bytes of the body that were parsed. */
     readonly byteLength: number,
     /** Whether the body was longer than `maxBytes`. */
@@ -127,9 +149,9 @@ export class Robots {
     // files have few or none, so no per-group arrays are built to gather them.
     const others = collector.looseOthers.slice();
     for (const group of collector.groups) for (const record of group.others) others.push(record);
-    this.others = others.sort((a, b) => a.line - b.line);
+    this.others = others.length > 1 ? others.sort((a, b) => a.line - b.line) : others;
     this.ignoredRuleLines = collector.orphanRuleLines;
-    this.acap = acap.finish(this);
+    this.acap = collector.acap === null ? null : collector.acap.finish(this);
   }
 
   /**
@@ -140,10 +162,9 @@ export class Robots {
   static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
     const { profile, maxBytes } = checkOptions(options);
     const { bytes, truncated } = limitBody(body, maxBytes);
-    const collector = new GroupCollector(profile);
-    const acap = new AcapCollector();
-    const lineCount = lexRobots(bytes, new TeeHandler(collector, acap), profile);
-    return new Robots(profile, collector, acap, bytes.length, truncated, lineCount);
+    const collector = new ParseSink(bytes, profile);
+    const lineCount = lexLines(bytes, collector, profile === 'google');
+    return new Robots(profile, collector, bytes.length, truncated, lineCount);
   }
 
   /**
