@@ -40,13 +40,25 @@ export async function measure(tasks, { smoke }) {
     warmupIterations: smoke ? 1 : 2,
     throws: true,
   });
-  for (const t of tasks) bench.add(t.engine, t.fn);
+  // Each call's CPU time too (every thread of the process, so a 2-thread task counts
+  // both): on a shared machine, wall time also counts the time others held the cores.
+  const cpu = tasks.map(() => []);
+  tasks.forEach((t, i) => {
+    bench.add(t.engine, async () => {
+      const start = process.cpuUsage();
+      await t.fn();
+      const used = process.cpuUsage(start);
+      cpu[i].push((used.user + used.system) / 1e6);
+    });
+  });
   await bench.run();
   return tasks.map((t, i) => {
     const result = bench.tasks[i].result;
     // The median resists the noise of a shared machine better than the mean.
     const seconds = (result.latency.p50 ?? result.latency.mean) / 1000;
-    return { ...t, seconds };
+    const sorted = cpu[i].sort((a, b) => a - b);
+    const cpuSeconds = sorted[sorted.length >> 1];
+    return { ...t, seconds, cpuSeconds };
   });
 }
 
@@ -64,12 +76,13 @@ function ratio(a, b) {
 }
 
 /**
- * Prints one scenario: URLs/s, MB/s and, per peer row (`peer: true`), the ratio of every
- * row's URLs/s to that peer's. Rows may carry `note` (e.g. agreement with our verdicts).
+ * Prints one scenario: URLs/s and MB/s (wall time, median run), URLs per CPU-second
+ * (median run) and, per peer row (`peer: true`), the ratio of every row's URLs/s to that
+ * peer's. Rows may carry `note` (e.g. agreement with our verdicts).
  */
 export function printTable(title, rows, { unit = 'URLs' } = {}) {
   const peers = rows.filter((r) => r.peer);
-  const head = ['engine', unit, `${unit}/s`, 'MB/s', ...peers.map((p) => `vs ${p.engine}`), 'note'];
+  const head = ['engine', unit, `${unit}/s`, 'MB/s', `${unit}/CPU-s`, ...peers.map((p) => `vs ${p.engine}`), 'note'];
   const body = rows.map((r) => {
     const rate = r.urls / r.seconds;
     return [
@@ -77,6 +90,7 @@ export function printTable(title, rows, { unit = 'URLs' } = {}) {
       String(r.urls),
       si(rate),
       r.bytes ? (r.bytes / r.seconds / 1e6).toFixed(1) : '-',
+      r.cpuSeconds > 0 ? si(r.urls / r.cpuSeconds) : '-',
       ...peers.map((p) => (p === r ? '1×' : ratio(rate, p.urls / p.seconds))),
       r.note ?? '',
     ];
