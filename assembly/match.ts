@@ -12,13 +12,16 @@
 // nothing backtracks.
 //
 // Why fast: a per-table RuleIndex (built once by `indexTable`, kept next to the table)
-// turns each wildcard rule into four one-byte necessary conditions, laid out so that 16
-// rules are tested in a handful of vector operations: its pieces' bytes include certain
-// "class bytes" (16 bytes chosen per table as the rarest ones its rules need), the path
-// is at least as long as its pieces, the path's second byte is its first piece's second
-// byte, and an anchored rule's last byte ends the path. One pass over the path builds the
-// path's class set (two table lookups per 16 bytes). Only the rules passing all four are
-// matched for real; on the bench's 100-rule file that is about one rule per URL.
+// re-lays the trie out as one record per node, so that a step of the walk reads the
+// parent's record and the child's (children's first bytes, label bytes, counts and rule
+// lines side by side), and turns each wildcard rule into one-byte necessary conditions
+// laid out so that 16 rules are tested in a handful of vector operations: its pieces
+// contain certain "class bytes" (16 per table, the rarest its rules contain), the path is
+// at least as long as its pieces, the path's second and third bytes are its first
+// piece's, and an anchored rule's last two bytes end the path. One pass over the path
+// builds its class set (four nibble-table lookups per 16 bytes). Only the rules passing
+// them all are matched for real: 0.75 per URL on the bench's 100-rule file, 4.8% of
+// (URL, rule) pairs on the corpus's real URLs.
 
 import { equalBytes, lanesBelow } from './scan';
 import {
