@@ -28,13 +28,13 @@ if (process.env.BENCH_SCENARIO_ONLY !== '1') {
 }
 
 const selected = Object.keys(SCENARIOS).filter((name) => !args.only || args.only.includes(name));
-if (selected.length === 1 || args.smoke) {
+if (selected.length === 1) {
   for (const name of selected) await SCENARIOS[name].run(args);
 } else {
   // One process per scenario: each starts from a fresh heap, so one scenario's garbage
   // (a million URL strings, a thousand matchers) does not slow the next one's GC.
   for (const name of selected) {
-    const argv = [fileURLToPath(import.meta.url), '--only', name, ...(args.corpus ? ['--corpus', args.corpus] : [])];
+    const argv = [fileURLToPath(import.meta.url), '--only', name, ...(args.smoke ? ['--smoke'] : []), ...(args.corpus ? ['--corpus', args.corpus] : [])];
     const { status } = spawnSync(process.execPath, [...process.execArgv, ...argv], { stdio: 'inherit', env: { ...process.env, BENCH_SCENARIO_ONLY: '1' } });
     if (status !== 0) throw new Error(`bench: scenario ${name} exited with status ${status}`);
   }

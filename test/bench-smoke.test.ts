@@ -27,8 +27,8 @@ describe('npm run bench, smoke mode', () => {
   ])('has a row for %s with a rate and a ratio to each peer', (engine) => {
     const row = run.stdout.split('\n').find((l) => l.startsWith(`${engine} `));
     expect(row, engine).toBeDefined();
-    // engine, count, rate (with unit), MB/s, two peer ratios.
-    expect(row).toMatch(/\s\d+\s+[\d.]+ [kMG]?\s+[\d.]+\s+[\d.]+×\s+[\d.]+×/);
+    // engine, count, rate (with unit), MB/s, rate per CPU-second (with unit), two peer ratios.
+    expect(row).toMatch(/\s\d+\s+[\d.]+ [kMG]?\s+[\d.]+\s+[\d.]+ [kMG]?\s+[\d.]+×\s+[\d.]+×/);
   });
 });
 
