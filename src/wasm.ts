@@ -583,9 +583,13 @@ export class WasmEngine {
    * `tables[tableIds[i]]` (-1: no robots.txt, see ROW_MISSING_DISALLOW), and returns
    * their rows with a host column. When every distinct table fits in the arena at once
    * (the usual case) the whole batch is one Wasm pass; otherwise the lines are judged in
-   * runs, each run's tables resident together.
+   * runs, each run's tables resident together. Only `tables[0, tableCount)` are read,
+   * so a caller can reuse one array from batch to batch.
    */
-  formatSpanRows(bytes: Uint8Array, batch: SpanBatch, tableIds: Int32Array, tables: readonly Uint8Array[], options: number, sink?: RowSink): RowBatch {
+  formatSpanRows(
+    bytes: Uint8Array, batch: SpanBatch, tableIds: Int32Array, tables: readonly Uint8Array[], options: number, sink?: RowSink,
+    tableCount = tables.length,
+  ): RowBatch {
     const { spans, count, consumed } = batch;
     this.reserve(consumed, 1);
     const rows: Uint8Array[] = [];
@@ -617,7 +621,7 @@ export class WasmEngine {
     // Fast path: admit every table of the batch without emptying the arena (admissions
     // that fit never move memory), then judge the whole batch in one pass.
     let together = true;
-    for (let id = 0; id < tables.length; id++) {
+    for (let id = 0; id < tableCount; id++) {
       const table = tables[id]!;
       let slot = this.residentSlot(table);
       if (slot === undefined) {
@@ -636,7 +640,7 @@ export class WasmEngine {
     }
     // More tables than the arena holds at once: judge in runs, emptying the arena between them.
     load();
-    const epochOf = new Int32Array(tables.length).fill(-1);
+    const epochOf = new Int32Array(tableCount).fill(-1);
     for (let i = 0; i < count; i++) {
       const id = tableIds[i]!;
       if (id < 0 || epochOf[id] === this.epoch) continue;
