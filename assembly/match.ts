@@ -12,9 +12,9 @@
 // nothing backtracks.
 //
 // Why fast: a per-table RuleIndex (built once by `indexTable`, kept next to the table)
-// re-lays the trie out as one record per node, so that a step of the walk reads the
-// parent's record and the child's (children's first bytes, label bytes, counts and rule
-// lines side by side), and turns each wildcard rule into one-byte necessary conditions
+// adds a 32-byte record per trie node (its children's first bytes, its first label
+// bytes), so that a step of the walk is one dependent load from the parent's record to
+// the child's, and turns each wildcard rule into one-byte necessary conditions
 // laid out so that 16 rules are tested in a handful of vector operations: its pieces
 // contain certain "class bytes" (16 per table, the rarest its rules contain), the path is
 // at least as long as its pieces, the path's second and third bytes are its first
@@ -57,14 +57,14 @@ export let decidedLine: u32 = 0;
 //      144 v128 penult      the byte before it …
 //      160 v128 penultAny   … or 0xff when that piece is shorter than 2
 //      176 i32 prios[16]    W_PRIORITY of each rule (lanes past `count`: -1)
-//    … walk[nodeCount], WALK_SIZE bytes each: the trie of the table, re-laid out so that a
-//      step of the walk reads one record of the parent and one of the child, instead of
-//      chasing node → firstBytes → child → label pool (the table's layout stays compact):
+//    … walk[nodeCount], WALK_SIZE bytes each: for each trie node, what a step of the walk
+//      needs first, so that the step's chain of dependent loads is parent record → child
+//      record (the table's node, at the same index, is read beside it for the counts and
+//      rule lines, off that chain):
 //        0 v128 childBytes  first label byte of the node's first 16 children (0 past them)
-//       16 v128 label       label bytes 1‥16 (the first is known from childBytes)
-//       32 u32 labelLength  as N_LABEL_LENGTH;    36 u32 labelOffset (N_LABEL_OFFSET)
-//       40 u32 firstChild   as N_FIRST_CHILD;     44 u32 childCount
-//       48 u32 lines[4]     N_PREFIX_ALLOW, N_PREFIX_DISALLOW, N_EXACT_ALLOW, N_EXACT_DISALLOW
+//       16 u64 label        label bytes 1‥8, zero past the label (the first is in childBytes)
+//       24 u32 labelLength  as N_LABEL_LENGTH
+//       28 u32 firstChild   as N_FIRST_CHILD
 const I_HEADER: u32 = 96;
 const I_CLASS_COUNT: u32 = 8;
 const I_CLASS_BYTES: u32 = 16;
@@ -82,14 +82,13 @@ const B_LAST_ANY: u32 = 128;
 const B_PENULT: u32 = 144;
 const B_PENULT_ANY: u32 = 160;
 const B_PRIOS: u32 = 176;
-const WALK_SIZE: u32 = 64;
+const WALK_SIZE: u32 = 32; // = NODE_SIZE: record i and table node i are found with the same offset
 const K_CHILD_BYTES: u32 = 0;
 const K_LABEL: u32 = 16;
-const K_LABEL_LENGTH: u32 = 32;
-const K_LABEL_OFFSET: u32 = 36;
-const K_FIRST_CHILD: u32 = 40;
-const K_CHILD_COUNT: u32 = 44;
-const K_LINES: u32 = 48;
+const K_LABEL_LENGTH: u32 = 24;
+const K_FIRST_CHILD: u32 = 28;
+/** Label bytes after the first that a walk record holds. */
+const K_LABEL_BYTES: u32 = 8;
 const CLASS_COUNT: u32 = 16;
 const MIN_LENGTH_CAP: u32 = 254;
 
@@ -294,12 +293,9 @@ export function indexTable(table: usize, index: usize): void {
     const labelLength = load<u32>(node, N_LABEL_LENGTH);
     const labelOffset = load<u32>(node, N_LABEL_OFFSET);
     memory.copy(record + K_CHILD_BYTES, firstBytes + firstChild, min<u32>(childCount, 16));
-    if (labelLength > 1) memory.copy(record + K_LABEL, table + labelOffset + 1, min<u32>(labelLength - 1, 16));
+    if (labelLength > 1) memory.copy(record + K_LABEL, table + labelOffset + 1, min<u32>(labelLength - 1, K_LABEL_BYTES));
     store<u32>(record, labelLength, K_LABEL_LENGTH);
-    store<u32>(record, labelOffset, K_LABEL_OFFSET);
     store<u32>(record, firstChild, K_FIRST_CHILD);
-    store<u32>(record, childCount, K_CHILD_COUNT);
-    memory.copy(record + K_LINES, node + N_PREFIX_ALLOW, 16);
   }
 }
 
@@ -434,23 +430,25 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   let dLine: u32 = 0;
 
   const walk = index + walkOffset(load<u32>(index, 4));
+  const nodes = table + load<u32>(table, H_NODES_OFFSET);
   let node = walk;
   let pos: u32 = 0;
   // Invariant: path[0, pos) equals the concatenated labels from the root to `node`.
   while (true) {
-    let line = load<u32>(node, K_LINES);
+    const tableNode = nodes + (node - walk); // same index, same stride
+    let line = load<u32>(tableNode, N_PREFIX_ALLOW);
     if (line) { aPrio = <i32>pos; aLine = line; }
-    line = load<u32>(node, K_LINES + 4);
+    line = load<u32>(tableNode, N_PREFIX_DISALLOW);
     if (line) { dPrio = <i32>pos; dLine = line; }
     if (pos == len) {
-      line = load<u32>(node, K_LINES + 8);
+      line = load<u32>(tableNode, N_EXACT_ALLOW);
       if (line) { aPrio = <i32>pos + 1; aLine = line; }
-      line = load<u32>(node, K_LINES + 12);
+      line = load<u32>(tableNode, N_EXACT_DISALLOW);
       if (line) { dPrio = <i32>pos + 1; dLine = line; }
       break;
     }
     const c = <u32>load<u8>(path + pos);
-    const count = load<u32>(node, K_CHILD_COUNT);
+    const count = load<u32>(tableNode, N_CHILD_COUNT);
     const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(node, K_CHILD_BYTES), i8x16.splat(<u8>c))) & lanesBelow(count);
     let childIndex: u32;
     if (mask != 0) {
@@ -464,12 +462,15 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     const child = walk + <usize>childIndex * WALK_SIZE;
     const labelLen = load<u32>(child, K_LABEL_LENGTH);
     if (labelLen > len - pos) break;
-    // Label bytes 1‥16 from the record (reads up to 15 bytes past the path, within its
-    // slack), the rest, if any, from the table's pool.
+    // Label bytes 1‥8 from the record (an 8-byte load of the path, within its slack), the
+    // rest, if any, from the table's pool.
     const rest = labelLen - 1;
-    const want = lanesBelow(rest);
-    if ((<u32>i8x16.bitmask(i8x16.eq(v128.load(child, K_LABEL), v128.load(path + pos + 1))) & want) != want) break;
-    if (rest > 16 && !equalBytes(table + load<u32>(child, K_LABEL_OFFSET) + 17, path + pos + 17, rest - 16)) break;
+    const keep = select<u64>(<u64>-1, (<u64>1 << (<u64>rest << 3)) - 1, rest >= K_LABEL_BYTES);
+    if (((load<u64>(child, K_LABEL) ^ load<u64>(path + pos + 1)) & keep) != 0) break;
+    if (rest > K_LABEL_BYTES) {
+      const labelAt = table + load<u32>(nodes + (child - walk), N_LABEL_OFFSET);
+      if (!equalBytes(labelAt + 1 + K_LABEL_BYTES, path + pos + 1 + K_LABEL_BYTES, rest - K_LABEL_BYTES)) break;
+    }
     pos += labelLen;
     node = child;
   }

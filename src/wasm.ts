@@ -85,7 +85,7 @@ const ARENA_BYTES = 1 << 20;
 /**
  * The arena doubles, when it fills with tables in use, up to this size: the tables a
  * workload keeps switching between stay resident (the corpus's 2,343 Googlebot tables
- * and their indexes take about 20 MB). Beyond it, a full arena is emptied and refilled.
+ * and their indexes take about 15 MB). Beyond it, a full arena is emptied and refilled.
  */
 const ARENA_MAX_BYTES = 64 << 20;
 /** Span records (classify) per scanHosts call, and their size (assembly/index.ts). */

@@ -81,14 +81,18 @@ describe('RuleIndex walk records (the trie re-laid out for the walk)', () => {
     agrees(body(rules), [...urls, '/d/', '/d', '/d/\u00e9x']);
   });
 
-  it('labels of 1, 16, 17, 18 and 300 bytes: compared in the record and past it', () => {
+  it('labels of 1 to 300 bytes: every byte compared, in the record (bytes 1-8) and past it', () => {
     const rules: string[] = [];
     const urls: string[] = [];
-    for (const n of [1, 2, 15, 16, 17, 18, 33, 300]) {
+    // Most trie labels here are `${n}/` and the n letters: 3 to 302 bytes, 7 to 12 among them.
+    for (const n of [1, 2, 5, 6, 7, 8, 9, 10, 11, 15, 16, 17, 18, 33, 300]) {
       const label = 'abcdefghijklmnopqrstuvwxyz'.repeat(12).slice(0, n);
       rules.push(`Disallow: /${n}/${label}`, `Allow: /${n}/${label}/in`);
-      urls.push(`/${n}/${label}`, `/${n}/${label}/in`, `/${n}/${label.slice(0, -1)}`, `/${n}/${label.slice(0, -1)}Z`, `/${n}/${label}Z`);
-      if (n > 17) urls.push(`/${n}/${label.slice(0, 17)}Z${label.slice(18)}`, `/${n}/${label.slice(0, 16)}Z${label.slice(17)}`);
+      urls.push(`/${n}/${label}`, `/${n}/${label}/in`, `/${n}/${label.slice(0, -1)}`, `/${n}/${label}Z`);
+      // The same label with one byte changed, at each position around the record's edge.
+      for (const k of new Set([0, 1, 7, 8, 9, 10, 15, 16, 17, n - 1])) {
+        if (k < n) urls.push(`/${n}/${label.slice(0, k)}Z${label.slice(k + 1)}`);
+      }
     }
     agrees(body(rules), urls);
   });
