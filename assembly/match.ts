@@ -39,9 +39,8 @@ export let decidedLine: u32 = 0;
 // part of the table format). src/wasm.ts sizes it with `indexBytesFor`.
 //    0 u32 count          wildcard rules
 //    4 u32 blockCount     ⌈count / 16⌉
-//    8 u32 classCount     class bytes in use (≤ 16); class b is bit b
-//   12 u32 reserved
-//   16 u8[16] classBytes
+//    8 u32 reserved[2]
+//   16 u8[16] classBytes   the bytes of classes 0‥15 (class b is bit b of a rule's required set); 0 when unused
 //   32 v128 classLow[2]   nibble tables of classes 0‥7 and 8‥15: byte c is in class
 //   64 v128 classHigh[2]  8h + b when bit b is set in classHigh[h][c >> 4] and classLow[h][c & 15]
 //   96 blocks[blockCount], BLOCK_SIZE bytes each, rules 16 × block … 16 × block + 15
@@ -66,7 +65,6 @@ export let decidedLine: u32 = 0;
 //       24 u32 labelLength  as N_LABEL_LENGTH
 //       28 u32 firstChild   as N_FIRST_CHILD
 const I_HEADER: u32 = 96;
-const I_CLASS_COUNT: u32 = 8;
 const I_CLASS_BYTES: u32 = 16;
 const I_CLASS_LOW: u32 = 32;
 const I_CLASS_HIGH: u32 = 64;
@@ -238,7 +236,6 @@ export function indexTable(table: usize, index: usize): void {
       if (c >= 0) { store<u8>(index + I_CLASS_BYTES + classCount, <u8>c); classCount++; }
     }
   }
-  store<u32>(index, classCount, I_CLASS_COUNT);
   for (let b: u32 = 0; b < classCount; b++) {
     const c = <u32>load<u8>(index + I_CLASS_BYTES + b);
     const group = <usize>(b >> 3) << 4;
