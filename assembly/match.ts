@@ -14,7 +14,8 @@
 // Why fast: a per-table RuleIndex (built once by `indexTable`, kept next to the table)
 // adds a 32-byte record per trie node (its children's first bytes, its first label
 // bytes), so that a step of the walk is one dependent load from the parent's record to
-// the child's, and turns each wildcard rule into one-byte necessary conditions
+// the child's, plus a 16-byte reach record holding the best prefix rules on the way to
+// the node, so that the walk loop keeps no bookkeeping, and turns each wildcard rule into one-byte necessary conditions
 // laid out so that 16 rules are tested in a handful of vector operations: its pieces
 // contain certain "class bytes" (16 per table, the rarest its rules contain), the path is
 // at least as long as its pieces, the path's second and third bytes are its first
@@ -64,6 +65,13 @@ export let decidedLine: u32 = 0;
 //       16 u64 label        label bytes 1‥8, zero past the label (the first is in childBytes)
 //       24 u32 labelLength  as N_LABEL_LENGTH
 //       28 u32 firstChild   as N_FIRST_CHILD
+//    … reach[nodeCount], REACH_SIZE bytes each: the best plain prefix rules on the way
+//      from the root to the node (itself included), so the walk needs no bookkeeping:
+//        0 i32 allowPrio    depth (path bytes) of the deepest node with a prefix allow, -1: none
+//        4 u32 allowLine    its N_PREFIX_ALLOW
+//        8 i32 disallowPrio likewise for N_PREFIX_DISALLOW
+//       12 u32 disallowLine
+//    … depth[nodeCount], u32 each: path bytes from the root to the node (built with reach)
 const I_HEADER: u32 = 96;
 const I_CLASS_BYTES: u32 = 16;
 const I_CLASS_LOW: u32 = 32;
@@ -87,6 +95,11 @@ const K_LABEL_LENGTH: u32 = 24;
 const K_FIRST_CHILD: u32 = 28;
 /** Label bytes after the first that a walk record holds. */
 const K_LABEL_BYTES: u32 = 8;
+const REACH_SIZE: u32 = 16;
+const R_ALLOW_PRIO: u32 = 0;
+const R_ALLOW_LINE: u32 = 4;
+const R_DISALLOW_PRIO: u32 = 8;
+const R_DISALLOW_LINE: u32 = 12;
 const CLASS_COUNT: u32 = 16;
 const MIN_LENGTH_CAP: u32 = 254;
 
@@ -166,7 +179,7 @@ const TAIL_MASKS: usize = memory.data<u8>([
 
 /** Bytes of the RuleIndex of a table with `wildcardCount` wildcard rules and `nodeCount` trie nodes. */
 export function indexBytesFor(wildcardCount: u32, nodeCount: u32): u32 {
-  return walkOffset(blockCount(wildcardCount)) + nodeCount * WALK_SIZE;
+  return walkOffset(blockCount(wildcardCount)) + nodeCount * (WALK_SIZE + REACH_SIZE + 4);
 }
 
 /** Bytes `indexTable` writes for `table`. */
@@ -293,6 +306,33 @@ export function indexTable(table: usize, index: usize): void {
     if (labelLength > 1) memory.copy(record + K_LABEL, table + labelOffset + 1, min<u32>(labelLength - 1, K_LABEL_BYTES));
     store<u32>(record, labelLength, K_LABEL_LENGTH);
     store<u32>(record, firstChild, K_FIRST_CHILD);
+  }
+
+  // Children come after their parent (validate.ts), so one forward pass sees every
+  // parent's reach and depth before its children's.
+  const reach = walk + <usize>nodeCount * WALK_SIZE;
+  const depth = reach + <usize>nodeCount * REACH_SIZE;
+  for (let i: u32 = 0; i < nodeCount; i++) {
+    const node = nodes + <usize>i * NODE_SIZE;
+    const mine = reach + <usize>i * REACH_SIZE;
+    let d: u32 = 0;
+    if (i == 0) {
+      store<i32>(mine, -1, R_ALLOW_PRIO);
+      store<i32>(mine, -1, R_DISALLOW_PRIO);
+    } else {
+      d = load<u32>(depth + (<usize>i << 2));
+    }
+    let line = load<u32>(node, N_PREFIX_ALLOW);
+    if (line != 0) { store<i32>(mine, <i32>d, R_ALLOW_PRIO); store<u32>(mine, line, R_ALLOW_LINE); }
+    line = load<u32>(node, N_PREFIX_DISALLOW);
+    if (line != 0) { store<i32>(mine, <i32>d, R_DISALLOW_PRIO); store<u32>(mine, line, R_DISALLOW_LINE); }
+    const firstChild = load<u32>(node, N_FIRST_CHILD);
+    const childCount = load<u32>(node, N_CHILD_COUNT);
+    for (let k: u32 = 0; k < childCount; k++) {
+      const child = firstChild + k;
+      memory.copy(reach + <usize>child * REACH_SIZE, mine, REACH_SIZE);
+      store<u32>(depth + (<usize>child << 2), d + load<u32>(nodes + <usize>child * NODE_SIZE, N_LABEL_LENGTH));
+    }
   }
 }
 
@@ -421,31 +461,14 @@ export function wildcardMatches(table: usize, rule: usize, path: usize, len: u32
  * `index` is the table's RuleIndex (indexTable).
  */
 export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
-  let aPrio: i32 = -1;
-  let aLine: u32 = 0;
-  let dPrio: i32 = -1;
-  let dLine: u32 = 0;
-
   const walk = index + walkOffset(load<u32>(index, 4));
   const nodes = table + load<u32>(table, H_NODES_OFFSET);
   let node = walk;
   let pos: u32 = 0;
   // Invariant: path[0, pos) equals the concatenated labels from the root to `node`.
-  while (true) {
-    const tableNode = nodes + (node - walk); // same index, same stride
-    let line = load<u32>(tableNode, N_PREFIX_ALLOW);
-    if (line) { aPrio = <i32>pos; aLine = line; }
-    line = load<u32>(tableNode, N_PREFIX_DISALLOW);
-    if (line) { dPrio = <i32>pos; dLine = line; }
-    if (pos == len) {
-      line = load<u32>(tableNode, N_EXACT_ALLOW);
-      if (line) { aPrio = <i32>pos + 1; aLine = line; }
-      line = load<u32>(tableNode, N_EXACT_DISALLOW);
-      if (line) { dPrio = <i32>pos + 1; dLine = line; }
-      break;
-    }
+  while (pos < len) {
     const c = <u32>load<u8>(path + pos);
-    const count = load<u32>(tableNode, N_CHILD_COUNT);
+    const count = load<u32>(nodes + (node - walk), N_CHILD_COUNT); // same index, same stride
     const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(node, K_CHILD_BYTES), i8x16.splat(<u8>c))) & lanesBelow(count);
     let childIndex: u32;
     if (mask != 0) {
@@ -470,6 +493,22 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     }
     pos += labelLen;
     node = child;
+  }
+
+  // The plain rules on the way to the last node reached (its reach record), and its
+  // exact rules when the path ends there.
+  const nodeCount = load<u32>(table, H_NODE_COUNT);
+  const reach = walk + <usize>nodeCount * WALK_SIZE + (node - walk) / WALK_SIZE * REACH_SIZE;
+  let aPrio = load<i32>(reach, R_ALLOW_PRIO);
+  let aLine = load<u32>(reach, R_ALLOW_LINE);
+  let dPrio = load<i32>(reach, R_DISALLOW_PRIO);
+  let dLine = load<u32>(reach, R_DISALLOW_LINE);
+  if (pos == len) {
+    const tableNode = nodes + (node - walk);
+    let line = load<u32>(tableNode, N_EXACT_ALLOW);
+    if (line) { aPrio = <i32>pos + 1; aLine = line; }
+    line = load<u32>(tableNode, N_EXACT_DISALLOW);
+    if (line) { dPrio = <i32>pos + 1; dLine = line; }
   }
 
   // Wildcard rules are sorted by priority descending. A rule below both bests can change

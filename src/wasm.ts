@@ -72,12 +72,6 @@ const SIMD_SLACK = 16;
 const STRING_CHUNK_CHARS = 1 << 18;
 /** URLs per matchUrls call. */
 const STRING_CHUNK_COUNT = 1 << 14;
-/**
- * URLs joined into one string per `encodeInto`. A short rope is flattened while its
- * strings are still in cache; one rope per chunk (up to 16,384 strings) made matchBatch
- * 25% slower on the bench machine.
- */
-const STRING_PIECE_COUNT = 512;
 /** Bytes per matchLines call (a longer line gets a larger chunk). */
 export const LINE_CHUNK_BYTES = 1 << 18;
 /** Initial bytes of the resident-table arena. */
@@ -115,6 +109,8 @@ export const ROW_MISSING_DISALLOW = 16;
 function align16(n: number): number {
   return (n + 15) & ~15;
 }
+
+import { encodeUrls, notAString } from './url-bytes.js';
 
 const encoder = new TextEncoder();
 
@@ -368,9 +364,8 @@ export class WasmEngine {
   }
 
   /**
-   * Judges `urls[from, to)` into `verdicts[from, to)` (and `lines`, when given).
-   * ASCII strings are copied in one `encodeInto` per chunk; a chunk holding any
-   * non-ASCII URL is re-encoded per URL to learn its byte lengths.
+   * Judges `urls` into `verdicts` (and `lines`, when given), in chunks that encodeUrls
+   * copies into Wasm memory.
    */
   matchStrings(table: Uint8Array, urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null): void {
     const total = urls.length;
@@ -384,9 +379,7 @@ export class WasmEngine {
       let chars = 0;
       while (i + count < total && count < STRING_CHUNK_COUNT) {
         const url = urls[i + count];
-        if (typeof url !== 'string') {
-          throw new TypeError(`urls[${i + count}] must be a string, got ${url === null ? 'null' : typeof url}`);
-        }
+        if (typeof url !== 'string') throw notAString(i + count, url);
         if (chars > 0 && chars + url.length > STRING_CHUNK_CHARS) break;
         batch[count++] = url;
         chars += url.length;
@@ -394,35 +387,43 @@ export class WasmEngine {
       batch.length = count;
       this.reserve(chars * 3, count);
       const { tableAt, indexAt } = this.slot(table);
-      const input = this.u8.subarray(this.inputAt, this.inputAt + this.inputCap);
-      // Ropes built by += are flattened by encodeInto: faster than Array#join here.
-      let ascii = true;
-      for (let k = 0, offset = 0; k < count;) {
-        const stop = Math.min(count, k + STRING_PIECE_COUNT);
-        let piece = '';
-        for (; k < stop; k++) piece += batch[k]!;
-        const written = encoder.encodeInto(piece, input.subarray(offset)).written;
-        if (written !== piece.length) ascii = false;
-        offset += written;
-      }
-      const lengthBase = this.lengthsAt >>> 2;
-      if (ascii) {
-        // All ASCII: one byte per UTF-16 unit.
-        for (let k = 0; k < count; k++) this.u32[lengthBase + k] = batch[k]!.length;
-      } else {
-        let offset = 0;
-        for (let k = 0; k < count; k++) {
-          const bytes = encoder.encodeInto(batch[k]!, input.subarray(offset)).written;
-          this.u32[lengthBase + k] = bytes;
-          offset += bytes;
-        }
-      }
+      encodeUrls(batch, 0, count, this.u8.subarray(this.inputAt, this.inputAt + this.inputCap), this.u32, this.lengthsAt >>> 2);
       this.exports.matchUrls(tableAt, indexAt, this.inputAt, this.lengthsAt, count, this.outAt, lines ? this.linesAt : 0, this.scratchAt);
       verdicts.set(this.u8.subarray(this.outAt, this.outAt + count), i);
       if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + count), i);
       i += count;
     }
     batch.length = 0; // keep no caller strings alive
+  }
+
+  /**
+   * Judges URLs already encoded as encodeUrls writes them: `lengths.length` URLs, back to
+   * back in `bytes`. Verdicts (and lines) go to index 0 on. MatchPool's workers read the
+   * URLs their caller encoded into shared memory this way.
+   */
+  matchEncoded(table: Uint8Array, bytes: Uint8Array, lengths: Uint32Array, verdicts: Uint8Array, lines: Uint32Array | null): void {
+    const total = lengths.length;
+    let i = 0;
+    let offset = 0;
+    while (i < total) {
+      let count = 0;
+      let size = 0;
+      while (i + count < total && count < STRING_CHUNK_COUNT) {
+        const length = lengths[i + count]!;
+        if (count > 0 && size + length > STRING_CHUNK_CHARS) break;
+        size += length;
+        count++;
+      }
+      this.reserve(size, count);
+      const { tableAt, indexAt } = this.slot(table);
+      this.u8.set(bytes.subarray(offset, offset + size), this.inputAt);
+      this.u32.set(lengths.subarray(i, i + count), this.lengthsAt >>> 2);
+      this.exports.matchUrls(tableAt, indexAt, this.inputAt, this.lengthsAt, count, this.outAt, lines ? this.linesAt : 0, this.scratchAt);
+      verdicts.set(this.u8.subarray(this.outAt, this.outAt + count), i);
+      if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + count), i);
+      i += count;
+      offset += size;
+    }
   }
 
   /** Judges one URL; returns the verdict (1/0) and, through `lineOut[0]`, the deciding line. */
