@@ -4,8 +4,8 @@
 // so every share holds whole lines (only the last may end without '\n', exactly as in
 // the whole input). The calling thread posts shares 1…n-1 to workers, judges share 0
 // itself with the matcher it already has, then concatenates the results in input order.
-// Workers read their shares from one SharedArrayBuffer and move their verdicts back as
-// transferred buffers: the input crosses threads once, the results not at all.
+// A worker's share is copied once into a buffer transferred to it and back (a share of
+// a SharedArrayBuffer is read in place), and verdicts come back as transferred buffers.
 import { Worker, threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from './matcher.js';
@@ -62,12 +62,16 @@ interface Waiter {
   readonly reject: (error: Error) => void;
 }
 
-/** A started worker, the tables it has been sent, and the requests it has not answered yet. */
+/**
+ * A started worker, the tables it has been sent, the requests it has not answered yet,
+ * and the input buffer it handed back last, free for its next share.
+ */
 interface PoolWorker {
   readonly worker: Worker;
   readonly threadId: number;
   readonly tables: Set<number>;
   readonly waiting: Map<number, Waiter>;
+  spare: ArrayBuffer | null;
 }
 
 const WORKER_URL = new URL('./pool-worker.js', import.meta.url);
@@ -148,8 +152,6 @@ export class MatchPool {
   private nextSeq = 1;
   private closed = false;
   private split: readonly PoolShare[] = [];
-  /** The input buffer of the last parallel call, free for the next (see `borrow`). */
-  private spare: SharedArrayBuffer | null = null;
 
   /**
    * @throws TypeError when options is not an object, has an unknown key or a value of the wrong type
@@ -219,7 +221,6 @@ export class MatchPool {
    */
   async close(): Promise<void> {
     this.closed = true;
-    this.spare = null;
     const started = this.workers.splice(0).filter((w) => w !== undefined);
     // Rejected now, not when the exit is seen: a reply already on its way is ignored.
     const error = new Error('MatchPool was closed while this call was in flight');
@@ -238,22 +239,8 @@ export class MatchPool {
     const cuts = bytes.length < this.minParallelBytes || this.threads === 1 ? [0, bytes.length] : splitAtLines(bytes, this.threads);
     // Workers first, so that they judge while this thread does its own share.
     const pending: Promise<Part>[] = [];
-    let borrowed: SharedArrayBuffer | null = null;
-    if (cuts.length > 2) {
-      let input: SharedArrayBuffer;
-      let base: number;
-      if (bytes.buffer instanceof SharedArrayBuffer) {
-        input = bytes.buffer;
-        base = bytes.byteOffset;
-      } else {
-        // One copy of what the workers judge (share 0 stays where it is).
-        input = borrowed = this.borrow(bytes.length - cuts[1]!);
-        new Uint8Array(input).set(bytes.subarray(cuts[1]!));
-        base = -cuts[1]!;
-      }
-      for (let i = 1; i + 1 < cuts.length; i++) {
-        pending.push(this.post(i - 1, matcher, input, base + cuts[i]!, cuts[i + 1]! - cuts[i]!, withLines));
-      }
+    for (let i = 1; i + 1 < cuts.length; i++) {
+      pending.push(this.post(i - 1, matcher, bytes, cuts[i]!, cuts[i + 1]! - cuts[i]!, withLines));
     }
     let own: Part;
     try {
@@ -270,30 +257,27 @@ export class MatchPool {
       throw error;
     }
     const parts = [own, ...(await Promise.all(pending))];
-    // Every worker has answered, so none reads the buffer any more. (After a failure it
-    // is left to the garbage collector: another worker may still be reading it.)
-    if (borrowed !== null && (this.spare === null || borrowed.byteLength > this.spare.byteLength)) this.spare = borrowed;
     this.split = parts.map((p) => ({ threadId: p.threadId, byteLength: p.byteLength, lines: p.verdicts.length }));
     return parts;
   }
 
   /**
-   * A shared buffer of at least `byteLength` bytes for the workers' shares: the spare one
-   * when it is free and large enough, else a new one. Reuse matters: the first write to
+   * A buffer of at least `byteLength` bytes to move a share to `w` in: the one `w` handed
+   * back last when it is large enough, else a new one. Reuse matters: the first write to
    * fresh memory costs page faults, several times the copy itself (30 ms versus 4 ms
    * for 32 MB on the bench machine).
    */
-  private borrow(byteLength: number): SharedArrayBuffer {
-    const spare = this.spare;
-    if (spare !== null && spare.byteLength >= byteLength) {
-      this.spare = null;
-      return spare;
-    }
-    return new SharedArrayBuffer(byteLength);
+  private borrow(w: PoolWorker, byteLength: number): ArrayBuffer {
+    const spare = w.spare;
+    w.spare = null;
+    return spare !== null && spare.byteLength >= byteLength ? spare : new ArrayBuffer(byteLength);
   }
 
-  /** Sends one share to worker `slot` (started on first use) and resolves with its results. */
-  private post(slot: number, matcher: AgentMatcher, input: SharedArrayBuffer, offset: number, length: number, withLines: boolean): Promise<Part> {
+  /**
+   * Sends `length` bytes of `bytes` from `start` to worker `slot` (started on first use)
+   * and resolves with its results.
+   */
+  private post(slot: number, matcher: AgentMatcher, bytes: Uint8Array, start: number, length: number, withLines: boolean): Promise<Part> {
     const w = (this.workers[slot] ??= this.start());
     let tableId = this.tableIds.get(matcher.table);
     if (tableId === undefined) {
@@ -306,10 +290,23 @@ export class MatchPool {
     const seq = this.nextSeq++;
     // A worker with requests pending keeps the process alive until it answers.
     if (w.waiting.size === 0) w.worker.ref();
+    // A share of shared memory is read in place. Any other is copied into a private
+    // buffer that is moved, not shared: V8 copies into a SharedArrayBuffer at memcpy
+    // speed only when both sides agree modulo 8, which line breaks seldom allow.
+    let input: ArrayBuffer | SharedArrayBuffer;
+    let offset: number;
+    if (bytes.buffer instanceof SharedArrayBuffer) {
+      input = bytes.buffer;
+      offset = bytes.byteOffset + start;
+    } else {
+      input = this.borrow(w, length);
+      offset = 0;
+      new Uint8Array(input, 0, length).set(bytes.subarray(start, start + length));
+    }
     return new Promise<Part>((resolve, reject) => {
       w.waiting.set(seq, { byteLength: length, tableId, resolve, reject });
       const request: PoolRequest = { kind: 'match', seq, tableId, input, offset, length, withLines, ...(table && { table }) };
-      w.worker.postMessage(request);
+      w.worker.postMessage(request, input instanceof ArrayBuffer ? [input] : []);
     });
   }
 
@@ -319,8 +316,10 @@ export class MatchPool {
     const worker = new Worker(WORKER_URL, { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
     // Idle workers must not keep the process alive; `post` refs a worker while it is busy.
     worker.unref();
-    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map() };
+    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map(), spare: null };
     worker.on('message', (reply: PoolReply) => {
+      // With several calls in flight, keep the largest buffer: it fits the most shares.
+      if (reply.input !== null && (w.spare === null || reply.input.byteLength > w.spare.byteLength)) w.spare = reply.input;
       const waiter = w.waiting.get(reply.seq);
       if (waiter === undefined) return;
       w.waiting.delete(reply.seq);
