@@ -34,11 +34,12 @@ export interface PoolDrop {
 }
 
 /**
- * Verdicts (and lines) as buffers of their own, transferred; or what went wrong. Either
- * way `input` hands back a transferred (not shared) input buffer.
+ * Verdicts (and lines) as buffers of their own, transferred, and the milliseconds spent
+ * judging them; or what went wrong. Either way `input` hands back a transferred (not
+ * shared) input buffer.
  */
 export type PoolReply = { readonly seq: number; readonly threadId: number; readonly input: ArrayBuffer | null } & (
-  | { readonly verdicts: ArrayBuffer; readonly lines: ArrayBuffer | null }
+  | { readonly verdicts: ArrayBuffer; readonly lines: ArrayBuffer | null; readonly ms: number }
   | { readonly error: string }
 );
 
@@ -80,12 +81,18 @@ function judge(request: PoolRequest): PoolReply {
     }
     const matcher = matchers.get(request.tableId);
     if (matcher === undefined) throw new Error(`table ${request.tableId} was never sent to this worker`);
+    // The calling side sizes the next shares by this time: a private copy of shared
+    // input is part of the work, the messaging is not.
+    const started = performance.now();
     const share = shareOf(request);
     // Both methods return arrays over buffers of their own, exactly as long as the
     // results: those buffers can be moved to the calling thread without a copy.
-    if (!request.withLines) return { seq, threadId, input, verdicts: matcher.matchLines(share).buffer as ArrayBuffer, lines: null };
+    if (!request.withLines) {
+      const verdicts = matcher.matchLines(share).buffer as ArrayBuffer;
+      return { seq, threadId, input, verdicts, lines: null, ms: performance.now() - started };
+    }
     const { verdicts, lines } = matcher.decideLines(share);
-    return { seq, threadId, input, verdicts: verdicts.buffer as ArrayBuffer, lines: lines.buffer as ArrayBuffer };
+    return { seq, threadId, input, verdicts: verdicts.buffer as ArrayBuffer, lines: lines.buffer as ArrayBuffer, ms: performance.now() - started };
   } catch (error) {
     return { seq, threadId, input, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }

@@ -1,16 +1,19 @@
 // MatchPool (`robotstxt-wasm/pool`, Node only): one big batch of URL lines split at line breaks and judged on several threads.
 //
-// A call cuts the input into one share per thread at the '\n' nearest each i·len/threads,
-// so every share holds whole lines (only the last may end without '\n', exactly as in
-// the whole input). The calling thread posts shares 1…n-1 to workers, judges share 0
-// itself with the matcher it already has, then concatenates the results in input order.
-// A worker's share is copied once into a buffer transferred to it and back (a share of
-// a SharedArrayBuffer is read in place), and verdicts come back as transferred buffers.
+// A call cuts the input into one share per thread at line breaks (src/pool-split.ts), so
+// every share holds whole lines (only the last may end without '\n', exactly as in the
+// whole input). Shares start even and follow how fast the calling thread judged compared
+// with the workers in the last calls, so that all finish together. The calling thread
+// posts shares 1…n-1 to workers, judges share 0 itself with the matcher it already has,
+// then concatenates the results in input order. A worker's share is copied once into a
+// buffer transferred to it and back (a share of a SharedArrayBuffer is read in place),
+// and verdicts come back as transferred buffers.
 import { Worker, threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from './matcher.js';
 import { describe, expectBytes, expectOut } from './errors.js';
 import type { PoolDrop, PoolReply, PoolRequest } from './pool-worker.js';
+import { ShareBalance, shareTargets, splitAtLines } from './pool-split.js';
 
 /**
  * Inputs shorter than this (256 KiB, about 4,000 URLs of 60 bytes) are judged on the
@@ -53,11 +56,15 @@ interface Part {
   readonly byteLength: number;
   readonly verdicts: Uint8Array;
   readonly lines: Uint32Array | null;
+  /** Time spent judging it, or NaN when that time says nothing of the thread's speed (say, a table was rebuilt first). */
+  readonly ms: number;
 }
 
 interface Waiter {
   readonly byteLength: number;
   readonly tableId: number;
+  /** The request carried the table: the worker's time includes rebuilding the matcher. */
+  readonly sentTable: boolean;
   readonly resolve: (part: Part) => void;
   readonly reject: (error: Error) => void;
 }
@@ -97,31 +104,6 @@ function checkOptions(options: unknown): { threads: number; minParallelBytes: nu
 }
 
 /**
- * Where to cut `bytes` into at most `shares` runs of whole lines: 0, each cut just after
- * a '\n', then the length. A cut goes after the line break nearest i·length/shares, on
- * either side; a run too long to cut (one huge line) leaves fewer shares.
- */
-function splitAtLines(bytes: Uint8Array, shares: number): number[] {
-  const length = bytes.length;
-  const cuts = [0];
-  for (let i = 1; i < shares; i++) {
-    const previous = cuts[cuts.length - 1]!;
-    const target = Math.floor((i * length) / shares);
-    // Just after the first '\n' at or past the target, and after the last one before it
-    // (searched back to the previous cut only); 0 when there is none.
-    const after = bytes.indexOf(0x0a, target) + 1;
-    const back = target > previous ? bytes.subarray(previous, target).lastIndexOf(0x0a) : -1;
-    const before = back === -1 ? 0 : previous + back + 1;
-    // A cut lies strictly inside the input and past the previous one: no share is empty.
-    const inside = (cut: number): boolean => cut > previous && cut < length;
-    if (inside(before) && (!inside(after) || target - before <= after - target)) cuts.push(before);
-    else if (inside(after)) cuts.push(after);
-  }
-  cuts.push(length);
-  return cuts;
-}
-
-/**
  * A pool of worker threads for one big batch of newline-separated URL bytes: results
  * are byte-identical to `matcher.matchLines` / `matcher.decideLines`, computed by up to
  * `threads` threads, the calling thread included. Node only.
@@ -152,6 +134,7 @@ export class MatchPool {
   private nextSeq = 1;
   private closed = false;
   private split: readonly PoolShare[] = [];
+  private readonly balance = new ShareBalance();
 
   /**
    * @throws TypeError when options is not an object, has an unknown key or a value of the wrong type
@@ -236,7 +219,9 @@ export class MatchPool {
 
   /** Judges the shares of `bytes`: share 0 here, the others on workers. */
   private async judge(matcher: AgentMatcher, bytes: Uint8Array, withLines: boolean): Promise<Part[]> {
-    const cuts = bytes.length < this.minParallelBytes || this.threads === 1 ? [0, bytes.length] : splitAtLines(bytes, this.threads);
+    const cuts = bytes.length < this.minParallelBytes || this.threads === 1
+      ? [0, bytes.length]
+      : splitAtLines(bytes, shareTargets(bytes.length, this.threads, this.balance.first(this.threads)));
     // Workers first, so that they judge while this thread does its own share.
     const pending: Promise<Part>[] = [];
     for (let i = 1; i + 1 < cuts.length; i++) {
@@ -245,11 +230,13 @@ export class MatchPool {
     let own: Part;
     try {
       const share = cuts.length > 2 ? bytes.subarray(0, cuts[1]) : bytes;
+      const started = performance.now();
       if (withLines) {
         const { verdicts, lines } = matcher.decideLines(share);
-        own = { threadId, byteLength: share.length, verdicts, lines };
+        own = { threadId, byteLength: share.length, verdicts, lines, ms: performance.now() - started };
       } else {
-        own = { threadId, byteLength: share.length, verdicts: matcher.matchLines(share), lines: null };
+        const verdicts = matcher.matchLines(share);
+        own = { threadId, byteLength: share.length, verdicts, lines: null, ms: performance.now() - started };
       }
     } catch (error) {
       // The workers' replies no longer matter; their failures must not go unhandled.
@@ -257,6 +244,10 @@ export class MatchPool {
       throw error;
     }
     const parts = [own, ...(await Promise.all(pending))];
+    const others = parts.slice(1);
+    if (others.length > 0 && others.every((p) => !Number.isNaN(p.ms))) {
+      this.balance.sample(own.byteLength, own.ms, others.map((p) => p.byteLength), others.map((p) => p.ms));
+    }
     this.split = parts.map((p) => ({ threadId: p.threadId, byteLength: p.byteLength, lines: p.verdicts.length }));
     return parts;
   }
@@ -304,7 +295,7 @@ export class MatchPool {
       new Uint8Array(input, 0, length).set(bytes.subarray(start, start + length));
     }
     return new Promise<Part>((resolve, reject) => {
-      w.waiting.set(seq, { byteLength: length, tableId, resolve, reject });
+      w.waiting.set(seq, { byteLength: length, tableId, sentTable: table !== undefined, resolve, reject });
       const request: PoolRequest = { kind: 'match', seq, tableId, input, offset, length, withLines, ...(table && { table }) };
       w.worker.postMessage(request, input instanceof ArrayBuffer ? [input] : []);
     });
@@ -331,7 +322,8 @@ export class MatchPool {
       } else {
         const verdicts = new Uint8Array(reply.verdicts);
         const lines = reply.lines === null ? null : new Uint32Array(reply.lines);
-        waiter.resolve({ threadId: reply.threadId, byteLength: waiter.byteLength, verdicts, lines });
+        const ms = waiter.sentTable ? Number.NaN : reply.ms;
+        waiter.resolve({ threadId: reply.threadId, byteLength: waiter.byteLength, verdicts, lines, ms });
       }
     });
     worker.on('error', (error) => {
