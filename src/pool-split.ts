@@ -58,16 +58,15 @@ export function shareTargets(length: number, shares: number, first: number): num
 }
 
 /**
- * How fast the calling thread judges compared with a worker, learnt from the calls that
- * finished: the split follows it so that all threads finish together. The calling
- * thread copies each worker's share before it starts its own, but a worker cannot start
- * before its copy is posted either, so the copies delay both sides alike; what differs
- * is the judging speed (a worker copies a share of shared memory first; one thread may
- * share its core with other work). Only sizes change: every line is judged the same
- * wherever it lands.
+ * How fast the calling thread gets through its share compared with a worker, learnt
+ * from the calls that finished: the split follows it so that all threads finish
+ * together. The calling thread's time includes copying the workers' shares (a worker
+ * starts on its share's head while the rest is copied); a worker's includes copying a
+ * share of shared memory into private memory. One thread may also share its core with
+ * other work. Only sizes change: every line is judged the same wherever it lands.
  */
 export class ShareBalance {
-  /** Milliseconds per byte of the last calls, on the calling thread and on the workers. */
+  /** Milliseconds per byte of the last calls, on the calling thread (copies included) and on the workers. */
   private readonly own: number[] = [];
   private readonly workers: number[] = [];
 
@@ -81,8 +80,9 @@ export class ShareBalance {
   }
 
   /**
-   * Learns from one finished call: the calling thread judged `ownBytes` in `ownMs`, the
-   * workers `workerBytes[i]` in `workerMs[i]` (their judging alone, without messaging).
+   * Learns from one finished call: the calling thread copied the workers' shares and
+   * judged `ownBytes` in `ownMs`, the workers judged `workerBytes[i]` in `workerMs[i]`
+   * (without messaging).
    */
   sample(ownBytes: number, ownMs: number, workerBytes: readonly number[], workerMs: readonly number[]): void {
     if (ownBytes < MIN_SAMPLE_BYTES || ownMs <= 0) return;
