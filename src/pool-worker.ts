@@ -63,7 +63,8 @@ function shareOf(request: PoolRequest): Uint8Array {
   const { input, offset, length } = request;
   if (!(input instanceof SharedArrayBuffer)) return new Uint8Array(input, offset, length);
   const skew = offset & 7;
-  if (scratch.length < skew + length) scratch = new Uint8Array(skew + length);
+  // Room to spare: shares change size with the split, and fresh memory costs page faults.
+  if (scratch.length < skew + length) scratch = new Uint8Array(skew + length + (length >>> 3));
   scratch.set(new Uint8Array(input, offset, length), skew);
   return scratch.subarray(skew, skew + length);
 }

@@ -209,6 +209,20 @@ describe('MatchPool: byte-identical to matchLines/decideLines', () => {
     }
   });
 
+  it('views of a SharedArrayBuffer at every offset modulo 8 (each thread copies its share out at that alignment)', async () => {
+    const text = Array.from({ length: 3000 }, (_, i) => ['/a', '/a/b', '/x.pdf', `/q?s=${i}`, '/é', ''][i % 6]).join('\r\n');
+    const plain = encoder.encode(text);
+    const shared = new SharedArrayBuffer(plain.length + 16);
+    for (const p of [split2, split3]) {
+      for (let offset = 0; offset < 8; offset++) {
+        const view = new Uint8Array(shared, offset, plain.length);
+        view.set(plain);
+        await agrees(p, matchers.google, view, `offset ${offset}, ${p.threads} threads`);
+        expect(p.lastSplit.length).toBe(p.threads);
+      }
+    }
+  });
+
   it('calls of growing and shrinking sizes (workers hand their input buffers back for reuse)', async () => {
     const p = pool({ threads: 3, minParallelBytes: 0 });
     for (const n of [10, 5000, 200, 20_000, 1, 20_000, 3000]) {
