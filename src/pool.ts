@@ -5,9 +5,9 @@
 // whole input). Shares start even and follow how fast the calling thread judged compared
 // with the workers in the last calls, so that all finish together. The calling thread
 // posts shares 1…n-1 to workers, judges share 0 itself with the matcher it already has,
-// then concatenates the results in input order. A worker's share is copied once into a
-// buffer transferred to it and back (a share of a SharedArrayBuffer is read in place),
-// and verdicts come back as transferred buffers.
+// then concatenates the results in input order. A worker's share is copied once, as a
+// head and then the rest, into buffers transferred to it and back (a share of a
+// SharedArrayBuffer is read in place), and verdicts come back as transferred buffers.
 import { Worker, threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from './matcher.js';
@@ -273,7 +273,7 @@ export class MatchPool {
     const shares: { threadId: number; byteLength: number; lines: number; ms: number }[] = [];
     for (const p of parts) {
       const last = shares[shares.length - 1];
-      if (last !== undefined && last.threadId === p.threadId && p !== own) {
+      if (last !== undefined && last.threadId === p.threadId) {
         last.byteLength += p.byteLength;
         last.lines += p.verdicts.length;
         last.ms += p.ms;
