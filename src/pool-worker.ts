@@ -10,14 +10,18 @@ export interface PoolTable {
   readonly bytes: Uint8Array;
 }
 
-/** Judge `length` bytes at `offset` of `input` against table `tableId`. */
+/**
+ * Judge `length` bytes at `offset` of `input` against table `tableId`. An ArrayBuffer
+ * input was transferred here for this request alone (its share starts at 0) and is
+ * moved back with the reply, for the calling side to reuse.
+ */
 export interface PoolRequest {
   readonly kind: 'match';
   readonly seq: number;
   readonly tableId: number;
   /** Present the first time this worker is sent `tableId`. */
   readonly table?: PoolTable;
-  readonly input: SharedArrayBuffer;
+  readonly input: ArrayBuffer | SharedArrayBuffer;
   readonly offset: number;
   readonly length: number;
   readonly withLines: boolean;
@@ -29,10 +33,15 @@ export interface PoolDrop {
   readonly tableId: number;
 }
 
-/** Verdicts (and lines) as buffers of their own, transferred; or what went wrong. */
-export type PoolReply =
-  | { readonly seq: number; readonly threadId: number; readonly verdicts: ArrayBuffer; readonly lines: ArrayBuffer | null }
-  | { readonly seq: number; readonly threadId: number; readonly error: string };
+/**
+ * Verdicts (and lines) as buffers of their own, transferred, and the milliseconds spent
+ * judging them; or what went wrong. Either way `input` hands back a transferred (not
+ * shared) input buffer.
+ */
+export type PoolReply = { readonly seq: number; readonly threadId: number; readonly input: ArrayBuffer | null } & (
+  | { readonly verdicts: ArrayBuffer; readonly lines: ArrayBuffer | null; readonly ms: number }
+  | { readonly error: string }
+);
 
 const port = parentPort;
 if (port === null) throw new Error('robotstxt-wasm/pool: pool-worker.js runs only as a worker thread of MatchPool');
@@ -40,8 +49,29 @@ if (port === null) throw new Error('robotstxt-wasm/pool: pool-worker.js runs onl
 /** Matchers rebuilt from the tables sent, by the calling side's id. */
 const matchers = new Map<number, AgentMatcher>();
 
+/** Private copies of shares read from a SharedArrayBuffer, reused so its pages stay mapped. */
+let scratch = new Uint8Array(0);
+
+/**
+ * The share's bytes, in memory the matcher copies from at full speed. V8 copies out of a
+ * SharedArrayBuffer word by word only when source and destination agree modulo 8, and
+ * byte by byte otherwise (about 6 times slower), while the matcher copies chunks that
+ * start at arbitrary line breaks: so a shared share is first copied once, at its own
+ * alignment, into private memory.
+ */
+function shareOf(request: PoolRequest): Uint8Array {
+  const { input, offset, length } = request;
+  if (!(input instanceof SharedArrayBuffer)) return new Uint8Array(input, offset, length);
+  const skew = offset & 7;
+  // Room to spare: shares change size with the split, and fresh memory costs page faults.
+  if (scratch.length < skew + length) scratch = new Uint8Array(skew + length + (length >>> 3));
+  scratch.set(new Uint8Array(input, offset, length), skew);
+  return scratch.subarray(skew, skew + length);
+}
+
 function judge(request: PoolRequest): PoolReply {
   const { seq } = request;
+  const input = request.input instanceof SharedArrayBuffer ? null : request.input;
   try {
     if (request.table !== undefined) {
       const { userAgent, profile, bytes } = request.table;
@@ -52,14 +82,20 @@ function judge(request: PoolRequest): PoolReply {
     }
     const matcher = matchers.get(request.tableId);
     if (matcher === undefined) throw new Error(`table ${request.tableId} was never sent to this worker`);
-    const share = new Uint8Array(request.input, request.offset, request.length);
+    // The calling side sizes the next shares by this time: a private copy of shared
+    // input is part of the work, the messaging is not.
+    const started = performance.now();
+    const share = shareOf(request);
     // Both methods return arrays over buffers of their own, exactly as long as the
     // results: those buffers can be moved to the calling thread without a copy.
-    if (!request.withLines) return { seq, threadId, verdicts: matcher.matchLines(share).buffer as ArrayBuffer, lines: null };
+    if (!request.withLines) {
+      const verdicts = matcher.matchLines(share).buffer as ArrayBuffer;
+      return { seq, threadId, input, verdicts, lines: null, ms: performance.now() - started };
+    }
     const { verdicts, lines } = matcher.decideLines(share);
-    return { seq, threadId, verdicts: verdicts.buffer as ArrayBuffer, lines: lines.buffer as ArrayBuffer };
+    return { seq, threadId, input, verdicts: verdicts.buffer as ArrayBuffer, lines: lines.buffer as ArrayBuffer, ms: performance.now() - started };
   } catch (error) {
-    return { seq, threadId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    return { seq, threadId, input, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
 }
 
@@ -70,5 +106,7 @@ port.on('message', (message: PoolRequest | PoolDrop) => {
     return;
   }
   const reply = judge(message);
-  port.postMessage(reply, 'verdicts' in reply ? [reply.verdicts, ...(reply.lines ? [reply.lines] : [])] : []);
+  const moved: ArrayBuffer[] = reply.input === null ? [] : [reply.input];
+  if ('verdicts' in reply) moved.push(reply.verdicts, ...(reply.lines === null ? [] : [reply.lines]));
+  port.postMessage(reply, moved);
 });

@@ -1,16 +1,19 @@
 // MatchPool (`robotstxt-wasm/pool`, Node only): one big batch of URL lines split at line breaks and judged on several threads.
 //
-// A call cuts the input into one share per thread at the '\n' nearest each i·len/threads,
-// so every share holds whole lines (only the last may end without '\n', exactly as in
-// the whole input). The calling thread posts shares 1…n-1 to workers, judges share 0
-// itself with the matcher it already has, then concatenates the results in input order.
-// Workers read their shares from one SharedArrayBuffer and move their verdicts back as
-// transferred buffers: the input crosses threads once, the results not at all.
+// A call cuts the input into one share per thread at line breaks (src/pool-split.ts), so
+// every share holds whole lines (only the last may end without '\n', exactly as in the
+// whole input). Shares start even and follow how fast the calling thread judged compared
+// with the workers in the last calls, so that all finish together. The calling thread
+// posts shares 1…n-1 to workers, judges share 0 itself with the matcher it already has,
+// then concatenates the results in input order. A worker's share is copied once, as a
+// head and then the rest, into buffers transferred to it and back (a share of a
+// SharedArrayBuffer is read in place), and verdicts come back as transferred buffers.
 import { Worker, threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from './matcher.js';
 import { describe, expectBytes, expectOut } from './errors.js';
 import type { PoolDrop, PoolReply, PoolRequest } from './pool-worker.js';
+import { ShareBalance, shareTargets, splitAtLines } from './pool-split.js';
 
 /**
  * Inputs shorter than this (256 KiB, about 4,000 URLs of 60 bytes) are judged on the
@@ -53,22 +56,39 @@ interface Part {
   readonly byteLength: number;
   readonly verdicts: Uint8Array;
   readonly lines: Uint32Array | null;
+  /** Time spent judging it, or NaN when that time says nothing of the thread's speed (say, a table was rebuilt first). */
+  readonly ms: number;
 }
 
 interface Waiter {
   readonly byteLength: number;
   readonly tableId: number;
+  /** The request carried the table: the worker's time includes rebuilding the matcher. */
+  readonly sentTable: boolean;
   readonly resolve: (part: Part) => void;
   readonly reject: (error: Error) => void;
 }
 
-/** A started worker, the tables it has been sent, and the requests it has not answered yet. */
+/**
+ * A started worker, the tables it has been sent, the requests it has not answered yet,
+ * and the input buffers it handed back, free for its next pieces.
+ */
 interface PoolWorker {
   readonly worker: Worker;
   readonly threadId: number;
   readonly tables: Set<number>;
   readonly waiting: Map<number, Waiter>;
+  readonly spares: ArrayBuffer[];
 }
+
+/**
+ * A copied share's head is 1/HEAD_PARTS of it. The worker judges the head while this
+ * thread copies the rest, which takes a twentieth of the judging time on the bench
+ * machine (a fifth with no rules at all): the rest arrives before the head is done.
+ */
+const HEAD_PARTS = 6;
+/** Input buffers kept per worker: a head's and a rest's. */
+const SPARES = 2;
 
 const WORKER_URL = new URL('./pool-worker.js', import.meta.url);
 
@@ -90,31 +110,6 @@ function checkOptions(options: unknown): { threads: number; minParallelBytes: nu
     throw new RangeError(`options.minParallelBytes must be a non-negative integer, got ${String(minParallelBytes)}`);
   }
   return { threads, minParallelBytes };
-}
-
-/**
- * Where to cut `bytes` into at most `shares` runs of whole lines: 0, each cut just after
- * a '\n', then the length. A cut goes after the line break nearest i·length/shares, on
- * either side; a run too long to cut (one huge line) leaves fewer shares.
- */
-function splitAtLines(bytes: Uint8Array, shares: number): number[] {
-  const length = bytes.length;
-  const cuts = [0];
-  for (let i = 1; i < shares; i++) {
-    const previous = cuts[cuts.length - 1]!;
-    const target = Math.floor((i * length) / shares);
-    // Just after the first '\n' at or past the target, and after the last one before it
-    // (searched back to the previous cut only); 0 when there is none.
-    const after = bytes.indexOf(0x0a, target) + 1;
-    const back = target > previous ? bytes.subarray(previous, target).lastIndexOf(0x0a) : -1;
-    const before = back === -1 ? 0 : previous + back + 1;
-    // A cut lies strictly inside the input and past the previous one: no share is empty.
-    const inside = (cut: number): boolean => cut > previous && cut < length;
-    if (inside(before) && (!inside(after) || target - before <= after - target)) cuts.push(before);
-    else if (inside(after)) cuts.push(after);
-  }
-  cuts.push(length);
-  return cuts;
 }
 
 /**
@@ -148,8 +143,9 @@ export class MatchPool {
   private nextSeq = 1;
   private closed = false;
   private split: readonly PoolShare[] = [];
-  /** The input buffer of the last parallel call, free for the next (see `borrow`). */
-  private spare: SharedArrayBuffer | null = null;
+  /** Where `privateView` copies this thread's share of shared memory, kept for the next call. */
+  private scratch = new Uint8Array(0);
+  private readonly balance = new ShareBalance();
 
   /**
    * @throws TypeError when options is not an object, has an unknown key or a value of the wrong type
@@ -219,7 +215,7 @@ export class MatchPool {
    */
   async close(): Promise<void> {
     this.closed = true;
-    this.spare = null;
+    this.scratch = new Uint8Array(0);
     const started = this.workers.splice(0).filter((w) => w !== undefined);
     // Rejected now, not when the exit is seen: a reply already on its way is ignored.
     const error = new Error('MatchPool was closed while this call was in flight');
@@ -235,65 +231,100 @@ export class MatchPool {
 
   /** Judges the shares of `bytes`: share 0 here, the others on workers. */
   private async judge(matcher: AgentMatcher, bytes: Uint8Array, withLines: boolean): Promise<Part[]> {
-    const cuts = bytes.length < this.minParallelBytes || this.threads === 1 ? [0, bytes.length] : splitAtLines(bytes, this.threads);
-    // Workers first, so that they judge while this thread does its own share.
-    const pending: Promise<Part>[] = [];
-    let borrowed: SharedArrayBuffer | null = null;
-    if (cuts.length > 2) {
-      let input: SharedArrayBuffer;
-      let base: number;
-      if (bytes.buffer instanceof SharedArrayBuffer) {
-        input = bytes.buffer;
-        base = bytes.byteOffset;
-      } else {
-        // One copy of what the workers judge (share 0 stays where it is).
-        input = borrowed = this.borrow(bytes.length - cuts[1]!);
-        new Uint8Array(input).set(bytes.subarray(cuts[1]!));
-        base = -cuts[1]!;
-      }
-      for (let i = 1; i + 1 < cuts.length; i++) {
-        pending.push(this.post(i - 1, matcher, input, base + cuts[i]!, cuts[i + 1]! - cuts[i]!, withLines));
+    const cuts = bytes.length < this.minParallelBytes || this.threads === 1
+      ? [0, bytes.length]
+      : splitAtLines(bytes, shareTargets(bytes.length, this.threads, this.balance.first(this.threads)));
+    // The copies below count as this thread's work: the split balances them too.
+    const started = performance.now();
+    // Workers first, so that they judge while this thread does its own share. A share
+    // this thread must copy goes in two pieces, a head and the rest: the worker judges
+    // the head while the rest is being copied, instead of waiting for all of it.
+    const pieces: (readonly [number, number])[][] = [];
+    for (let i = 1; i + 1 < cuts.length; i++) {
+      const start = cuts[i]!;
+      const length = cuts[i + 1]! - start;
+      const at = bytes.buffer instanceof SharedArrayBuffer ? [0, length] : splitAtLines(bytes.subarray(start, start + length), [Math.floor(length / HEAD_PARTS)]);
+      pieces.push(at.slice(1).map((end, k) => [start + at[k]!, end - at[k]!] as const));
+    }
+    const pending: Promise<Part>[][] = pieces.map(() => []);
+    for (let k = 0; k < 2; k++) {
+      for (const [slot, list] of pieces.entries()) {
+        const piece = list[k];
+        if (piece !== undefined) pending[slot]!.push(this.post(slot, matcher, bytes, piece[0], piece[1], withLines));
       }
     }
     let own: Part;
     try {
-      const share = cuts.length > 2 ? bytes.subarray(0, cuts[1]) : bytes;
+      const share = cuts.length > 2 ? this.privateView(bytes.subarray(0, cuts[1])) : bytes;
       if (withLines) {
         const { verdicts, lines } = matcher.decideLines(share);
-        own = { threadId, byteLength: share.length, verdicts, lines };
+        own = { threadId, byteLength: share.length, verdicts, lines, ms: performance.now() - started };
       } else {
-        own = { threadId, byteLength: share.length, verdicts: matcher.matchLines(share), lines: null };
+        const verdicts = matcher.matchLines(share);
+        own = { threadId, byteLength: share.length, verdicts, lines: null, ms: performance.now() - started };
       }
     } catch (error) {
       // The workers' replies no longer matter; their failures must not go unhandled.
-      for (const p of pending) p.catch(() => undefined);
+      for (const p of pending.flat()) p.catch(() => undefined);
       throw error;
     }
-    const parts = [own, ...(await Promise.all(pending))];
-    // Every worker has answered, so none reads the buffer any more. (After a failure it
-    // is left to the garbage collector: another worker may still be reading it.)
-    if (borrowed !== null && (this.spare === null || borrowed.byteLength > this.spare.byteLength)) this.spare = borrowed;
-    this.split = parts.map((p) => ({ threadId: p.threadId, byteLength: p.byteLength, lines: p.verdicts.length }));
+    const parts = [own, ...(await Promise.all(pending.flat()))];
+    // Per thread: the pieces of one worker's share are consecutive.
+    const shares: { threadId: number; byteLength: number; lines: number; ms: number }[] = [];
+    for (const p of parts) {
+      const last = shares[shares.length - 1];
+      if (last !== undefined && last.threadId === p.threadId) {
+        last.byteLength += p.byteLength;
+        last.lines += p.verdicts.length;
+        last.ms += p.ms;
+      } else {
+        shares.push({ threadId: p.threadId, byteLength: p.byteLength, lines: p.verdicts.length, ms: p.ms });
+      }
+    }
+    const others = shares.slice(1);
+    if (others.length > 0 && others.every((p) => !Number.isNaN(p.ms))) {
+      this.balance.sample(own.byteLength, own.ms, others.map((p) => p.byteLength), others.map((p) => p.ms));
+    }
+    this.split = shares.map(({ threadId, byteLength, lines }) => ({ threadId, byteLength, lines }));
     return parts;
   }
 
   /**
-   * A shared buffer of at least `byteLength` bytes for the workers' shares: the spare one
-   * when it is free and large enough, else a new one. Reuse matters: the first write to
-   * fresh memory costs page faults, several times the copy itself (30 ms versus 4 ms
-   * for 32 MB on the bench machine).
+   * `share` itself, or when it lies in shared memory a private copy. The matcher copies
+   * lines into Wasm memory in chunks that start at arbitrary line breaks, and V8 copies
+   * out of a SharedArrayBuffer at memcpy speed only when source and destination agree
+   * modulo 8 (byte by byte otherwise, about 6 times slower): one copy at the share's
+   * own alignment costs less than those.
    */
-  private borrow(byteLength: number): SharedArrayBuffer {
-    const spare = this.spare;
-    if (spare !== null && spare.byteLength >= byteLength) {
-      this.spare = null;
-      return spare;
-    }
-    return new SharedArrayBuffer(byteLength);
+  private privateView(share: Uint8Array): Uint8Array {
+    if (!(share.buffer instanceof SharedArrayBuffer)) return share;
+    const skew = share.byteOffset & 7;
+    if (this.scratch.length < skew + share.length) this.scratch = new Uint8Array(skew + share.length + (share.length >>> 3));
+    this.scratch.set(share, skew);
+    return this.scratch.subarray(skew, skew + share.length);
   }
 
-  /** Sends one share to worker `slot` (started on first use) and resolves with its results. */
-  private post(slot: number, matcher: AgentMatcher, input: SharedArrayBuffer, offset: number, length: number, withLines: boolean): Promise<Part> {
+  /**
+   * A buffer of at least `byteLength` bytes to move a piece to `w` in: the smallest that
+   * fits of those `w` handed back, else a new one with room to spare, since shares
+   * change size with the split. Reuse matters: the first write to fresh memory costs
+   * page faults, several times the copy itself (30 ms versus 4 ms for 32 MB on the
+   * bench machine).
+   */
+  private borrow(w: PoolWorker, byteLength: number): ArrayBuffer {
+    let best = -1;
+    for (const [i, spare] of w.spares.entries()) {
+      if (spare.byteLength >= byteLength && (best === -1 || spare.byteLength < w.spares[best]!.byteLength)) best = i;
+    }
+    if (best !== -1) return w.spares.splice(best, 1)[0]!;
+    return new ArrayBuffer(byteLength + (byteLength >>> 3));
+  }
+
+  /**
+   * Sends `length` bytes of `bytes` from `start` to worker `slot` (started on first use)
+   * and resolves with its results.
+   */
+  private post(slot: number, matcher: AgentMatcher, bytes: Uint8Array, start: number, length: number, withLines: boolean): Promise<Part> {
     const w = (this.workers[slot] ??= this.start());
     let tableId = this.tableIds.get(matcher.table);
     if (tableId === undefined) {
@@ -306,10 +337,23 @@ export class MatchPool {
     const seq = this.nextSeq++;
     // A worker with requests pending keeps the process alive until it answers.
     if (w.waiting.size === 0) w.worker.ref();
+    // A share of shared memory is read in place. Any other is copied into a private
+    // buffer that is moved, not shared: V8 copies into a SharedArrayBuffer at memcpy
+    // speed only when both sides agree modulo 8, which line breaks seldom allow.
+    let input: ArrayBuffer | SharedArrayBuffer;
+    let offset: number;
+    if (bytes.buffer instanceof SharedArrayBuffer) {
+      input = bytes.buffer;
+      offset = bytes.byteOffset + start;
+    } else {
+      input = this.borrow(w, length);
+      offset = 0;
+      new Uint8Array(input, 0, length).set(bytes.subarray(start, start + length));
+    }
     return new Promise<Part>((resolve, reject) => {
-      w.waiting.set(seq, { byteLength: length, tableId, resolve, reject });
+      w.waiting.set(seq, { byteLength: length, tableId, sentTable: table !== undefined, resolve, reject });
       const request: PoolRequest = { kind: 'match', seq, tableId, input, offset, length, withLines, ...(table && { table }) };
-      w.worker.postMessage(request);
+      w.worker.postMessage(request, input instanceof ArrayBuffer ? [input] : []);
     });
   }
 
@@ -319,8 +363,13 @@ export class MatchPool {
     const worker = new Worker(WORKER_URL, { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
     // Idle workers must not keep the process alive; `post` refs a worker while it is busy.
     worker.unref();
-    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map() };
+    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map(), spares: [] };
     worker.on('message', (reply: PoolReply) => {
+      if (reply.input !== null) {
+        w.spares.push(reply.input);
+        // A head and a rest per call; with several calls in flight, keep the largest.
+        if (w.spares.length > SPARES) w.spares.sort((a, b) => b.byteLength - a.byteLength).length = SPARES;
+      }
       const waiter = w.waiting.get(reply.seq);
       if (waiter === undefined) return;
       w.waiting.delete(reply.seq);
@@ -332,7 +381,8 @@ export class MatchPool {
       } else {
         const verdicts = new Uint8Array(reply.verdicts);
         const lines = reply.lines === null ? null : new Uint32Array(reply.lines);
-        waiter.resolve({ threadId: reply.threadId, byteLength: waiter.byteLength, verdicts, lines });
+        const ms = waiter.sentTable ? Number.NaN : reply.ms;
+        waiter.resolve({ threadId: reply.threadId, byteLength: waiter.byteLength, verdicts, lines, ms });
       }
     });
     worker.on('error', (error) => {

@@ -181,6 +181,55 @@ describe('MatchPool: byte-identical to matchLines/decideLines', () => {
     got.forEach((v, i) => expect(Buffer.from(v).equals(Buffer.from(ms[i]!.matchLines(bytes))), `call ${i}`).toBe(true));
   });
 
+  it('shares sized by a learnt speed ratio: still whole lines and identical results, edge inputs included', async () => {
+    for (const [threads, ownMs] of [[2, 1000], [2, 1], [3, 1000], [3, 1]] as const) {
+      const p = pool({ threads, minParallelBytes: 0 });
+      // Private, to stand in for calls that measured the calling thread 2 times slower (or faster) than a worker.
+      const skew = (q: MatchPool): void => {
+        const balance = (q as unknown as { balance: { sample(ownBytes: number, ownMs: number, bytes: number[], ms: number[]): void } }).balance;
+        balance.sample(1 << 20, ownMs, Array<number>(threads - 1).fill(1 << 20), Array<number>(threads - 1).fill(50));
+      };
+      skew(p);
+      for (const text of ['', '\n', '/a', '/a\r\n/b', `/${'x'.repeat(5000)}`, '/a\n/b\n/c\n/d\n/e\n/f', '/a\r\n/b\r\n/x.pdf\r\n']) {
+        await agrees(p, matchers.rfc, encoder.encode(text), `${threads} threads, ${JSON.stringify(text)}`);
+      }
+      const big = encoder.encode('/a/b\n/x.pdf\n/q?s=1\n'.repeat(30_000));
+      // Samples of real calls of this size may since have brought the split back to even.
+      for (const withLines of [false, true]) {
+        const fresh = pool({ threads, minParallelBytes: 0 });
+        skew(fresh);
+        if (withLines) await fresh.decideLines(matchers.google, big);
+        else await fresh.matchLines(matchers.google, big);
+        const own = fresh.lastSplit[0]!.byteLength / big.length;
+        // Fraction 1/(1 + (threads - 1)·ratio) with the ratio held at 2 or 1/2.
+        const want = 1 / (1 + (threads - 1) * (ownMs > 50 ? 2 : 0.5));
+        expect(Math.abs(own - want), `${threads} threads: own share ${own}`).toBeLessThan(0.01);
+      }
+      await agrees(p, matchers.google, big, `${threads} threads, big`);
+    }
+  });
+
+  it('views of a SharedArrayBuffer at every offset modulo 8 (each thread copies its share out at that alignment)', async () => {
+    const text = Array.from({ length: 3000 }, (_, i) => ['/a', '/a/b', '/x.pdf', `/q?s=${i}`, '/é', ''][i % 6]).join('\r\n');
+    const plain = encoder.encode(text);
+    const shared = new SharedArrayBuffer(plain.length + 16);
+    for (const p of [split2, split3]) {
+      for (let offset = 0; offset < 8; offset++) {
+        const view = new Uint8Array(shared, offset, plain.length);
+        view.set(plain);
+        await agrees(p, matchers.google, view, `offset ${offset}, ${p.threads} threads`);
+        expect(p.lastSplit.length).toBe(p.threads);
+      }
+    }
+  });
+
+  it('calls of growing and shrinking sizes (workers hand their input buffers back for reuse)', async () => {
+    const p = pool({ threads: 3, minParallelBytes: 0 });
+    for (const n of [10, 5000, 200, 20_000, 1, 20_000, 3000]) {
+      await agrees(p, matchers.other, encoder.encode(Array.from({ length: n }, (_, i) => ['/b', '/a', '/b.html', '/é'][i % 4]).join('\n')), `${n} lines`);
+    }
+  });
+
   it('writes into `out` like matchLines: returns it, leaves the rest alone', async () => {
     const bytes = encoder.encode('/a\n/a/b\n/x');
     const out = new Uint8Array(5).fill(9);
