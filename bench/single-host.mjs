@@ -34,6 +34,7 @@ export async function run({ smoke }) {
   const pool = new MatchPool({ threads: 2, ...(smoke && { minParallelBytes: 0 }) });
   const pooled = await pool.matchLines(matcher, lines);
   if (!Buffer.from(pooled).equals(Buffer.from(matcher.matchLines(lines)))) throw new Error('bench: MatchPool verdicts differ from matchLines');
+  if (!Buffer.from(await pool.matchBatch(matcher, urls)).equals(Buffer.from(ours))) throw new Error('bench: MatchPool.matchBatch verdicts differ from matchBatch');
   const rows = await measure(
     [
       { engine: 'wasm matchLines (raw bytes)', urls: count, bytes: lines.length, fn: () => matcher.matchLines(lines, out) },
@@ -45,6 +46,10 @@ export async function run({ smoke }) {
       { engine: 'wasm decideLines (+line)', urls: count, bytes: lines.length, fn: () => matcher.decideLines(lines) },
       { engine: 'wasm check rows (bytes → TSV)', urls: count, bytes: lines.length, fn: () => getEngine().formatLineRows(matcher.table, lines, true, 0) },
       { engine: 'wasm matchBatch (strings)', urls: count, bytes, fn: () => matcher.matchBatch(urls, out) },
+      {
+        engine: 'wasm MatchPool.matchBatch (strings, 2 threads)', urls: count, bytes,
+        fn: async () => { await pool.matchBatch(matcher, urls, out); },
+      },
       { engine: 'wasm decideBatch (+line)', urls: count, bytes, fn: () => matcher.decideBatch(urls) },
       {
         engine: 'wasm isAllowed (per URL)', urls: single.length, bytes: byteLength(single),

@@ -1,6 +1,7 @@
-// Worker thread of MatchPool (src/pool.ts): judges the shares of line bytes it is sent, one request at a time.
+// Worker thread of MatchPool (src/pool.ts): judges the shares of URLs it is sent (line bytes, or encoded strings), one request at a time.
 import { parentPort, threadId } from 'node:worker_threads';
 import { AgentMatcher } from './matcher.js';
+import { getEngine } from './wasm.js';
 import type { Profile } from './parse.js';
 
 /** A table the worker has not seen yet: enough to rebuild the matcher (rules are not needed to match). */
@@ -24,6 +25,23 @@ export interface PoolRequest {
   readonly input: ArrayBuffer | SharedArrayBuffer;
   readonly offset: number;
   readonly length: number;
+  readonly withLines: boolean;
+}
+
+/**
+ * Judge `count` URLs that the calling side encoded (src/url-bytes.ts) into `input`, a
+ * buffer transferred here for this request and moved back with the reply: their byte
+ * lengths as u32 at 0, their bytes back to back from `bytesOffset` on.
+ */
+export interface PoolStringsRequest {
+  readonly kind: 'strings';
+  readonly seq: number;
+  readonly tableId: number;
+  readonly table?: PoolTable;
+  readonly input: ArrayBuffer;
+  readonly count: number;
+  readonly bytesOffset: number;
+  readonly byteLength: number;
   readonly withLines: boolean;
 }
 
@@ -69,19 +87,44 @@ function shareOf(request: PoolRequest): Uint8Array {
   return scratch.subarray(skew, skew + length);
 }
 
+/** The matcher of the request's table, rebuilt first when the request carries it. */
+function matcherFor(request: PoolRequest | PoolStringsRequest): AgentMatcher {
+  if (request.table !== undefined) {
+    const { userAgent, profile, bytes } = request.table;
+    // The constructor validates the bytes: the Wasm matcher trusts what it reads.
+    // A table that fails is not kept; the calling side sends it again next time.
+    matchers.delete(request.tableId);
+    matchers.set(request.tableId, new AgentMatcher(userAgent, profile, bytes, []));
+  }
+  const matcher = matchers.get(request.tableId);
+  if (matcher === undefined) throw new Error(`table ${request.tableId} was never sent to this worker`);
+  return matcher;
+}
+
+function failure(seq: number, input: ArrayBuffer | null, error: unknown): PoolReply {
+  return { seq, threadId, input, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+}
+
+function judgeStrings(request: PoolStringsRequest): PoolReply {
+  const { seq, input, count } = request;
+  try {
+    const matcher = matcherFor(request);
+    const started = performance.now();
+    const verdicts = new Uint8Array(count);
+    const lines = request.withLines ? new Uint32Array(count) : null;
+    const bytes = new Uint8Array(input, request.bytesOffset, request.byteLength);
+    getEngine().matchEncoded(matcher.table, bytes, new Uint32Array(input, 0, count), verdicts, lines);
+    return { seq, threadId, input, verdicts: verdicts.buffer, lines: lines === null ? null : lines.buffer, ms: performance.now() - started };
+  } catch (error) {
+    return failure(seq, input, error);
+  }
+}
+
 function judge(request: PoolRequest): PoolReply {
   const { seq } = request;
   const input = request.input instanceof SharedArrayBuffer ? null : request.input;
   try {
-    if (request.table !== undefined) {
-      const { userAgent, profile, bytes } = request.table;
-      // The constructor validates the bytes: the Wasm matcher trusts what it reads.
-      // A table that fails is not kept; the calling side sends it again next time.
-      matchers.delete(request.tableId);
-      matchers.set(request.tableId, new AgentMatcher(userAgent, profile, bytes, []));
-    }
-    const matcher = matchers.get(request.tableId);
-    if (matcher === undefined) throw new Error(`table ${request.tableId} was never sent to this worker`);
+    const matcher = matcherFor(request);
     // The calling side sizes the next shares by this time: a private copy of shared
     // input is part of the work, the messaging is not.
     const started = performance.now();
@@ -95,17 +138,17 @@ function judge(request: PoolRequest): PoolReply {
     const { verdicts, lines } = matcher.decideLines(share);
     return { seq, threadId, input, verdicts: verdicts.buffer as ArrayBuffer, lines: lines.buffer as ArrayBuffer, ms: performance.now() - started };
   } catch (error) {
-    return { seq, threadId, input, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    return failure(seq, input, error);
   }
 }
 
 // Judging is synchronous, so requests are answered in the order they arrive.
-port.on('message', (message: PoolRequest | PoolDrop) => {
+port.on('message', (message: PoolRequest | PoolStringsRequest | PoolDrop) => {
   if (message.kind === 'drop') {
     matchers.delete(message.tableId);
     return;
   }
-  const reply = judge(message);
+  const reply = message.kind === 'strings' ? judgeStrings(message) : judge(message);
   const moved: ArrayBuffer[] = reply.input === null ? [] : [reply.input];
   if ('verdicts' in reply) moved.push(reply.verdicts, ...(reply.lines === null ? [] : [reply.lines]));
   port.postMessage(reply, moved);

@@ -8,11 +8,19 @@
 // then concatenates the results in input order. A worker's share is copied once, as a
 // head and then the rest, into buffers transferred to it and back (a share of a
 // SharedArrayBuffer is read in place), and verdicts come back as transferred buffers.
+//
+// A batch of strings (matchBatch, decideBatch) is split by URL count the same way. The
+// calling thread encodes each worker's share (src/url-bytes.ts: UTF-8 back to back,
+// byte lengths) into a transferred buffer, a head and then the rest, and judges its own
+// share as matcher.matchBatch would; the workers judge the bytes (engine.matchEncoded).
+// Encoding costs far less than judging, so the second thread does most of the judging.
 import { Worker, threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from './matcher.js';
 import { describe, expectBytes, expectOut } from './errors.js';
-import type { PoolDrop, PoolReply, PoolRequest } from './pool-worker.js';
+import type { PoolDrop, PoolReply, PoolRequest, PoolStringsRequest, PoolTable } from './pool-worker.js';
+import { getEngine } from './wasm.js';
+import { encodeUrls, notAString } from './url-bytes.js';
 import { ShareBalance, shareTargets, splitAtLines } from './pool-split.js';
 
 /**
@@ -34,7 +42,10 @@ export interface MatchPoolOptions {
    * `os.availableParallelism()`. More threads than cores is allowed, rarely faster.
    */
   readonly threads?: number;
-  /** Inputs shorter than this many bytes stay on the calling thread (default {@link DEFAULT_MIN_PARALLEL_BYTES}). */
+  /**
+   * Inputs shorter than this many bytes (for string batches: UTF-16 units, the URLs'
+   * `length` in all) stay on the calling thread (default {@link DEFAULT_MIN_PARALLEL_BYTES}).
+   */
   readonly minParallelBytes?: number;
 }
 
@@ -45,6 +56,7 @@ export interface MatchPoolOptions {
 export interface PoolShare {
   /** `worker_threads.threadId` of the thread that judged the share (the calling thread's is its own, 0 on the main thread). */
   readonly threadId: number;
+  /** Bytes of the share (for string batches: of the URLs in UTF-8). */
   readonly byteLength: number;
   /** Lines (URLs) in the share. */
   readonly lines: number;
@@ -146,6 +158,8 @@ export class MatchPool {
   /** Where `privateView` copies this thread's share of shared memory, kept for the next call. */
   private scratch = new Uint8Array(0);
   private readonly balance = new ShareBalance();
+  /** The same for string batches, in URLs: the calling thread also encodes the workers' shares. */
+  private readonly stringBalance = new ShareBalance();
 
   /**
    * @throws TypeError when options is not an object, has an unknown key or a value of the wrong type
@@ -209,6 +223,37 @@ export class MatchPool {
   }
 
   /**
+   * `matcher.matchBatch(urls, out)` on up to `threads` threads: 1 = allowed, 0 =
+   * disallowed per URL string, in input order. Returns `out` (or a new array). Each
+   * element of `urls` is read once, when the call starts; `out` is written only when
+   * every verdict is known. Rejects with the TypeError/RangeError matchBatch throws (a
+   * non-array, an element that is not a string, an `out` too short), before any work,
+   * and with an Error naming the cause when the pool is closed or a worker fails.
+   * @example await pool.matchBatch(m, ['/a', '/private/x']) // Uint8Array [1, 0]
+   */
+  async matchBatch(matcher: AgentMatcher, urls: readonly string[], out?: Uint8Array): Promise<Uint8Array> {
+    const { list, chars } = this.checkBatch(matcher, urls);
+    const verdicts = expectOut(out, list.length, 'out');
+    // Judged into a private array: a failed call leaves `out` as it was.
+    const judged = out === undefined ? verdicts : new Uint8Array(list.length);
+    await this.judgeStrings(matcher, list, chars, judged, null);
+    if (judged !== verdicts) verdicts.set(judged);
+    return verdicts;
+  }
+
+  /**
+   * `matcher.decideBatch(urls)` on up to `threads` threads: verdicts and deciding lines.
+   * @example await pool.decideBatch(m, ['/private/x']) // { verdicts: [0], lines: [2] }
+   */
+  async decideBatch(matcher: AgentMatcher, urls: readonly string[]): Promise<BatchDecisions> {
+    const { list, chars } = this.checkBatch(matcher, urls);
+    const verdicts = new Uint8Array(list.length);
+    const lines = new Uint32Array(list.length);
+    await this.judgeStrings(matcher, list, chars, verdicts, lines);
+    return { verdicts, lines };
+  }
+
+  /**
    * Terminates the workers; calls still in flight reject. Later calls reject; closing
    * again does nothing.
    * @example await pool.close()
@@ -224,9 +269,105 @@ export class MatchPool {
   }
 
   private checkCall(matcher: unknown, bytes: unknown): asserts matcher is AgentMatcher {
+    this.checkMatcher(matcher);
+    expectBytes(bytes, 'bytes');
+  }
+
+  private checkMatcher(matcher: unknown): asserts matcher is AgentMatcher {
     if (this.closed) throw new Error('MatchPool is closed: create a new MatchPool to judge more batches');
     if (!(matcher instanceof AgentMatcher)) throw new TypeError(`matcher must be an AgentMatcher, got ${describe(matcher)}`);
-    expectBytes(bytes, 'bytes');
+  }
+
+  /**
+   * The URLs of a string batch, each element read exactly once (an array whose elements
+   * change between reads, through getters or a Proxy, is judged as first read), and
+   * their UTF-16 length in all. Throws matchBatch's errors for a bad batch.
+   */
+  private checkBatch(matcher: unknown, urls: unknown): { list: string[]; chars: number } {
+    this.checkMatcher(matcher);
+    if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${describe(urls)}`);
+    const count = urls.length;
+    const list = new Array<string>(count);
+    let chars = 0;
+    for (let i = 0; i < count; i++) {
+      const url: unknown = urls[i];
+      if (typeof url !== 'string') throw notAString(i, url);
+      list[i] = url;
+      chars += url.length;
+    }
+    return { list, chars };
+  }
+
+  /**
+   * Judges `list` into `verdicts` (and `lines`): the first share here, the others on
+   * workers, encoded for them by this thread. A batch of fewer than minParallelBytes
+   * UTF-16 units stays here.
+   */
+  private async judgeStrings(matcher: AgentMatcher, list: readonly string[], chars: number, verdicts: Uint8Array, lines: Uint32Array | null): Promise<void> {
+    const total = list.length;
+    const engine = getEngine();
+    const shares = Math.min(this.threads, total);
+    if (chars < this.minParallelBytes || shares < 2) {
+      const byteLength = engine.matchStrings(matcher.table, list, verdicts, lines);
+      this.split = [{ threadId, byteLength, lines: total }];
+      return;
+    }
+    const started = performance.now();
+    // Cuts by URL count: [0, own), then equal parts of the rest, none empty.
+    const own = Math.min(total - (shares - 1), Math.max(1, Math.round(total * this.stringBalance.first(shares))));
+    const cuts = [0, own];
+    for (let i = 1; i < shares; i++) cuts.push(own + Math.round((i * (total - own)) / (shares - 1)));
+    // Heads first, then the rests, as for line batches: each worker starts on its head
+    // while this thread encodes the next pieces.
+    const pending: { readonly start: number; readonly part: Promise<Part> }[] = [];
+    for (const head of [true, false]) {
+      for (let slot = 0; slot + 2 < cuts.length; slot++) {
+        const start = cuts[slot + 1]!;
+        const end = cuts[slot + 2]!;
+        const split = start + Math.max(1, Math.floor((end - start) / HEAD_PARTS));
+        const [from, to] = head ? [start, Math.min(split, end)] : [split, end];
+        if (from < to) pending.push({ start: from, part: this.postStrings(slot, matcher, list, from, to - from, lines !== null) });
+      }
+    }
+    pending.sort((a, b) => a.start - b.start);
+    let ownBytes: number;
+    try {
+      ownBytes = engine.matchStrings(matcher.table, list, verdicts, lines, 0, own);
+    } catch (error) {
+      for (const p of pending) p.part.catch(() => undefined);
+      throw error;
+    }
+    const ownMs = performance.now() - started;
+    const parts = await Promise.all(pending.map((p) => p.part));
+    for (const [k, part] of parts.entries()) {
+      verdicts.set(part.verdicts, pending[k]!.start);
+      if (lines !== null) lines.set(part.lines!, pending[k]!.start);
+    }
+    const split = this.mergeShares({ threadId, byteLength: ownBytes, verdicts: verdicts.subarray(0, own), lines: null, ms: ownMs }, parts);
+    const others = split.slice(1);
+    if (others.every((p) => !Number.isNaN(p.ms))) {
+      this.stringBalance.sample(own, ownMs, others.map((p) => p.lines), others.map((p) => p.ms));
+    }
+  }
+
+  /**
+   * Records `lastSplit` from the parts of a call in input order (a worker's pieces are
+   * consecutive) and returns it with each thread's time.
+   */
+  private mergeShares(own: Part, parts: readonly Part[]): { threadId: number; byteLength: number; lines: number; ms: number }[] {
+    const shares: { threadId: number; byteLength: number; lines: number; ms: number }[] = [];
+    for (const p of [own, ...parts]) {
+      const last = shares[shares.length - 1];
+      if (last !== undefined && last.threadId === p.threadId) {
+        last.byteLength += p.byteLength;
+        last.lines += p.verdicts.length;
+        last.ms += p.ms;
+      } else {
+        shares.push({ threadId: p.threadId, byteLength: p.byteLength, lines: p.verdicts.length, ms: p.ms });
+      }
+    }
+    this.split = shares.map(({ threadId, byteLength, lines }) => ({ threadId, byteLength, lines }));
+    return shares;
   }
 
   /** Judges the shares of `bytes`: share 0 here, the others on workers. */
@@ -268,25 +409,12 @@ export class MatchPool {
       for (const p of pending.flat()) p.catch(() => undefined);
       throw error;
     }
-    const parts = [own, ...(await Promise.all(pending.flat()))];
-    // Per thread: the pieces of one worker's share are consecutive.
-    const shares: { threadId: number; byteLength: number; lines: number; ms: number }[] = [];
-    for (const p of parts) {
-      const last = shares[shares.length - 1];
-      if (last !== undefined && last.threadId === p.threadId) {
-        last.byteLength += p.byteLength;
-        last.lines += p.verdicts.length;
-        last.ms += p.ms;
-      } else {
-        shares.push({ threadId: p.threadId, byteLength: p.byteLength, lines: p.verdicts.length, ms: p.ms });
-      }
-    }
-    const others = shares.slice(1);
+    const workerParts = await Promise.all(pending.flat());
+    const others = this.mergeShares(own, workerParts).slice(1);
     if (others.length > 0 && others.every((p) => !Number.isNaN(p.ms))) {
       this.balance.sample(own.byteLength, own.ms, others.map((p) => p.byteLength), others.map((p) => p.ms));
     }
-    this.split = shares.map(({ threadId, byteLength, lines }) => ({ threadId, byteLength, lines }));
-    return parts;
+    return [own, ...workerParts];
   }
 
   /**
@@ -325,18 +453,7 @@ export class MatchPool {
    * and resolves with its results.
    */
   private post(slot: number, matcher: AgentMatcher, bytes: Uint8Array, start: number, length: number, withLines: boolean): Promise<Part> {
-    const w = (this.workers[slot] ??= this.start());
-    let tableId = this.tableIds.get(matcher.table);
-    if (tableId === undefined) {
-      tableId = this.nextTableId++;
-      this.tableIds.set(matcher.table, tableId);
-      this.forget.register(matcher.table, tableId);
-    }
-    const table = w.tables.has(tableId) ? undefined : { userAgent: matcher.userAgent, profile: matcher.profile, bytes: matcher.table };
-    w.tables.add(tableId);
-    const seq = this.nextSeq++;
-    // A worker with requests pending keeps the process alive until it answers.
-    if (w.waiting.size === 0) w.worker.ref();
+    const w = this.worker(slot);
     // A share of shared memory is read in place. Any other is copied into a private
     // buffer that is moved, not shared: V8 copies into a SharedArrayBuffer at memcpy
     // speed only when both sides agree modulo 8, which line breaks seldom allow.
@@ -350,10 +467,56 @@ export class MatchPool {
       offset = 0;
       new Uint8Array(input, 0, length).set(bytes.subarray(start, start + length));
     }
+    return this.dispatch(w, matcher, length, (seq, tableId, table) => ({
+      kind: 'match', seq, tableId, input, offset, length, withLines, ...(table && { table }),
+    }));
+  }
+
+  /**
+   * Encodes list[from, from + count) into a buffer moved to worker `slot` and resolves
+   * with its results.
+   */
+  private postStrings(slot: number, matcher: AgentMatcher, list: readonly string[], from: number, count: number, withLines: boolean): Promise<Part> {
+    const w = this.worker(slot);
+    let chars = 0;
+    for (let i = from; i < from + count; i++) chars += list[i]!.length;
+    // Byte lengths first (u32, so 4-aligned), then the bytes: at most 3 per UTF-16 unit.
+    const bytesOffset = 4 * count;
+    const input = this.borrow(w, bytesOffset + 3 * chars);
+    const byteLength = encodeUrls(list, from, count, new Uint8Array(input, bytesOffset, 3 * chars), new Uint32Array(input, 0, count), 0);
+    return this.dispatch(w, matcher, byteLength, (seq, tableId, table) => ({
+      kind: 'strings', seq, tableId, input, count, bytesOffset, byteLength, withLines, ...(table && { table }),
+    }));
+  }
+
+  /** Worker `slot`, started on first use. */
+  private worker(slot: number): PoolWorker {
+    return (this.workers[slot] ??= this.start());
+  }
+
+  /**
+   * Sends `w` the request `build` makes (with the table, the first time `w` gets it)
+   * and resolves with its results; `byteLength` is the input's, for `lastSplit`.
+   */
+  private dispatch(
+    w: PoolWorker, matcher: AgentMatcher, byteLength: number,
+    build: (seq: number, tableId: number, table: PoolTable | undefined) => PoolRequest | PoolStringsRequest,
+  ): Promise<Part> {
+    let tableId = this.tableIds.get(matcher.table);
+    if (tableId === undefined) {
+      tableId = this.nextTableId++;
+      this.tableIds.set(matcher.table, tableId);
+      this.forget.register(matcher.table, tableId);
+    }
+    const table = w.tables.has(tableId) ? undefined : { userAgent: matcher.userAgent, profile: matcher.profile, bytes: matcher.table };
+    w.tables.add(tableId);
+    const seq = this.nextSeq++;
+    // A worker with requests pending keeps the process alive until it answers.
+    if (w.waiting.size === 0) w.worker.ref();
+    const request = build(seq, tableId, table);
     return new Promise<Part>((resolve, reject) => {
-      w.waiting.set(seq, { byteLength: length, tableId, sentTable: table !== undefined, resolve, reject });
-      const request: PoolRequest = { kind: 'match', seq, tableId, input, offset, length, withLines, ...(table && { table }) };
-      w.worker.postMessage(request, input instanceof ArrayBuffer ? [input] : []);
+      w.waiting.set(seq, { byteLength, tableId, sentTable: table !== undefined, resolve, reject });
+      w.worker.postMessage(request, request.input instanceof ArrayBuffer ? [request.input] : []);
     });
   }
 

@@ -364,11 +364,12 @@ export class WasmEngine {
   }
 
   /**
-   * Judges `urls` into `verdicts` (and `lines`, when given), in chunks that encodeUrls
-   * copies into Wasm memory.
+   * Judges urls[from, to) into verdicts[0, to − from) (and `lines`, when given), in
+   * chunks that encodeUrls copies into Wasm memory. Returns the UTF-8 bytes they took.
    */
-  matchStrings(table: Uint8Array, urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null): void {
-    const total = urls.length;
+  matchStrings(table: Uint8Array, urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null, from = 0, to = urls.length): number {
+    const total = to - from;
+    let bytes = 0;
     // Each URL is read from `urls` exactly once, into this snapshot: an array whose
     // elements change between reads (getters, a Proxy) cannot make the lengths written
     // for Wasm disagree with the bytes copied.
@@ -378,8 +379,8 @@ export class WasmEngine {
       let count = 0;
       let chars = 0;
       while (i + count < total && count < STRING_CHUNK_COUNT) {
-        const url = urls[i + count];
-        if (typeof url !== 'string') throw notAString(i + count, url);
+        const url = urls[from + i + count];
+        if (typeof url !== 'string') throw notAString(from + i + count, url);
         if (chars > 0 && chars + url.length > STRING_CHUNK_CHARS) break;
         batch[count++] = url;
         chars += url.length;
@@ -387,13 +388,14 @@ export class WasmEngine {
       batch.length = count;
       this.reserve(chars * 3, count);
       const { tableAt, indexAt } = this.slot(table);
-      encodeUrls(batch, 0, count, this.u8.subarray(this.inputAt, this.inputAt + this.inputCap), this.u32, this.lengthsAt >>> 2);
+      bytes += encodeUrls(batch, 0, count, this.u8.subarray(this.inputAt, this.inputAt + this.inputCap), this.u32, this.lengthsAt >>> 2);
       this.exports.matchUrls(tableAt, indexAt, this.inputAt, this.lengthsAt, count, this.outAt, lines ? this.linesAt : 0, this.scratchAt);
       verdicts.set(this.u8.subarray(this.outAt, this.outAt + count), i);
       if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + count), i);
       i += count;
     }
     batch.length = 0; // keep no caller strings alive
+    return bytes;
   }
 
   /**

@@ -22,7 +22,7 @@ describe('npm run bench, smoke mode', () => {
   });
 
   it.each([
-    'wasm matchLines (raw bytes)', 'wasm MatchPool.matchLines (2 threads)', 'wasm matchBatch (strings)', 'wasm isAllowed (per URL)', 'wasm classify rows (mixed stream)',
+    'wasm matchLines (raw bytes)', 'wasm MatchPool.matchLines (2 threads)', 'wasm matchBatch (strings)', 'wasm MatchPool.matchBatch (strings, 2 threads)', 'wasm isAllowed (per URL)', 'wasm classify rows (mixed stream)',
     'parse + compile (forAgent)', 'naive per-rule', 'robots-parser',
   ])('has a row for %s with a rate and a ratio to each peer', (engine) => {
     const row = run.stdout.split('\n').find((l) => l.startsWith(`${engine} `));
