@@ -160,6 +160,12 @@ export class MatchPool {
   private readonly balance = new ShareBalance();
   /** The same for string batches, in URLs: the calling thread also encodes the workers' shares. */
   private readonly stringBalance = new ShareBalance();
+  /**
+   * The URLs of the string batch in progress, reused: a fresh array of a million
+   * elements per call pushed the main thread's garbage collector into full collections.
+   * Emptied (not shrunk) after each call, so that it keeps no caller strings alive.
+   */
+  private readonly snapshot: string[] = [];
 
   /**
    * @throws TypeError when options is not an object, has an unknown key or a value of the wrong type
@@ -232,11 +238,11 @@ export class MatchPool {
    * @example await pool.matchBatch(m, ['/a', '/private/x']) // Uint8Array [1, 0]
    */
   async matchBatch(matcher: AgentMatcher, urls: readonly string[], out?: Uint8Array): Promise<Uint8Array> {
-    const { list, chars } = this.checkBatch(matcher, urls);
-    const verdicts = expectOut(out, list.length, 'out');
+    const count = this.checkBatch(matcher, urls);
+    const verdicts = expectOut(out, count, 'out');
     // Judged into a private array: a failed call leaves `out` as it was.
-    const judged = out === undefined ? verdicts : new Uint8Array(list.length);
-    await this.judgeStrings(matcher, list, chars, judged, null);
+    const judged = out === undefined ? verdicts : new Uint8Array(count);
+    await this.judgeStrings(matcher, urls, count, judged, null);
     if (judged !== verdicts) verdicts.set(judged);
     return verdicts;
   }
@@ -246,10 +252,10 @@ export class MatchPool {
    * @example await pool.decideBatch(m, ['/private/x']) // { verdicts: [0], lines: [2] }
    */
   async decideBatch(matcher: AgentMatcher, urls: readonly string[]): Promise<BatchDecisions> {
-    const { list, chars } = this.checkBatch(matcher, urls);
-    const verdicts = new Uint8Array(list.length);
-    const lines = new Uint32Array(list.length);
-    await this.judgeStrings(matcher, list, chars, verdicts, lines);
+    const count = this.checkBatch(matcher, urls);
+    const verdicts = new Uint8Array(count);
+    const lines = new Uint32Array(count);
+    await this.judgeStrings(matcher, urls, count, verdicts, lines);
     return { verdicts, lines };
   }
 
@@ -278,39 +284,66 @@ export class MatchPool {
     if (!(matcher instanceof AgentMatcher)) throw new TypeError(`matcher must be an AgentMatcher, got ${describe(matcher)}`);
   }
 
-  /**
-   * The URLs of a string batch, each element read exactly once (an array whose elements
-   * change between reads, through getters or a Proxy, is judged as first read), and
-   * their UTF-16 length in all. Throws matchBatch's errors for a bad batch.
-   */
-  private checkBatch(matcher: unknown, urls: unknown): { list: string[]; chars: number } {
+  /** A string batch's size, once the pool, the matcher and `urls` are known to be usable. */
+  private checkBatch(matcher: unknown, urls: unknown): number {
     this.checkMatcher(matcher);
     if (!Array.isArray(urls)) throw new TypeError(`urls must be an array of strings, got ${describe(urls)}`);
-    const count = urls.length;
-    const list = new Array<string>(count);
-    let chars = 0;
-    for (let i = 0; i < count; i++) {
-      const url: unknown = urls[i];
-      if (typeof url !== 'string') throw notAString(i, url);
-      list[i] = url;
-      chars += url.length;
-    }
-    return { list, chars };
+    return urls.length;
   }
 
   /**
-   * Judges `list` into `verdicts` (and `lines`): the first share here, the others on
-   * workers, encoded for them by this thread. A batch of fewer than minParallelBytes
-   * UTF-16 units stays here.
+   * Judges urls[0, count) into `verdicts` (and `lines`): the first share here, the others
+   * on workers, encoded for them by this thread. Each element is read exactly once, into
+   * the snapshot (an array whose elements change between reads, through getters or a
+   * Proxy, is judged as first read), and checked as matchBatch checks it before any
+   * work. A batch of fewer than minParallelBytes UTF-16 units stays here.
    */
-  private async judgeStrings(matcher: AgentMatcher, list: readonly string[], chars: number, verdicts: Uint8Array, lines: Uint32Array | null): Promise<void> {
-    const total = list.length;
+  private async judgeStrings(matcher: AgentMatcher, urls: readonly unknown[], count: number, verdicts: Uint8Array, lines: Uint32Array | null): Promise<void> {
+    const list = this.snapshot;
+    if (list.length < count) list.length = count;
+    let pending: { readonly start: number; readonly part: Promise<Part> }[];
+    let own: number;
+    let ownBytes: number;
+    let started: number;
+    // Everything that reads the snapshot runs before the first await, so calls in flight
+    // at once never share it; it is emptied before any of them goes on.
+    try {
+      let chars = 0;
+      for (let i = 0; i < count; i++) {
+        const url = urls[i];
+        if (typeof url !== 'string') throw notAString(i, url);
+        list[i] = url;
+        chars += url.length;
+      }
+      ({ pending, own, ownBytes, started } = this.startStrings(matcher, list, count, chars, verdicts, lines));
+    } finally {
+      list.fill('', 0, count);
+    }
+    const ownMs = performance.now() - started;
+    const parts = await Promise.all(pending.map((p) => p.part));
+    for (const [k, part] of parts.entries()) {
+      verdicts.set(part.verdicts, pending[k]!.start);
+      if (lines !== null) lines.set(part.lines!, pending[k]!.start);
+    }
+    const split = this.mergeShares({ threadId, byteLength: ownBytes, verdicts: verdicts.subarray(0, own), lines: null, ms: ownMs }, parts);
+    const others = split.slice(1);
+    if (others.length > 0 && others.every((p) => !Number.isNaN(p.ms))) {
+      this.stringBalance.sample(own, ownMs, others.map((p) => p.lines), others.map((p) => p.ms));
+    }
+  }
+
+  /**
+   * The synchronous part of judgeStrings: posts the workers' pieces, then judges
+   * list[0, own) here. With no worker to post to, `own` is the whole batch.
+   */
+  private startStrings(
+    matcher: AgentMatcher, list: readonly string[], total: number, chars: number, verdicts: Uint8Array, lines: Uint32Array | null,
+  ): { pending: { readonly start: number; readonly part: Promise<Part> }[]; own: number; ownBytes: number; started: number } {
     const engine = getEngine();
     const shares = Math.min(this.threads, total);
     if (chars < this.minParallelBytes || shares < 2) {
-      const byteLength = engine.matchStrings(matcher.table, list, verdicts, lines);
-      this.split = [{ threadId, byteLength, lines: total }];
-      return;
+      const started = performance.now();
+      return { pending: [], own: total, ownBytes: engine.matchStrings(matcher.table, list, verdicts, lines, 0, total), started };
     }
     const started = performance.now();
     // Cuts by URL count: [0, own), then equal parts of the rest, none empty.
@@ -334,20 +367,11 @@ export class MatchPool {
     try {
       ownBytes = engine.matchStrings(matcher.table, list, verdicts, lines, 0, own);
     } catch (error) {
+      // The workers' replies no longer matter; their failures must not go unhandled.
       for (const p of pending) p.part.catch(() => undefined);
       throw error;
     }
-    const ownMs = performance.now() - started;
-    const parts = await Promise.all(pending.map((p) => p.part));
-    for (const [k, part] of parts.entries()) {
-      verdicts.set(part.verdicts, pending[k]!.start);
-      if (lines !== null) lines.set(part.lines!, pending[k]!.start);
-    }
-    const split = this.mergeShares({ threadId, byteLength: ownBytes, verdicts: verdicts.subarray(0, own), lines: null, ms: ownMs }, parts);
-    const others = split.slice(1);
-    if (others.every((p) => !Number.isNaN(p.ms))) {
-      this.stringBalance.sample(own, ownMs, others.map((p) => p.lines), others.map((p) => p.ms));
-    }
+    return { pending, own, ownBytes, started };
   }
 
   /**
@@ -480,10 +504,17 @@ export class MatchPool {
     const w = this.worker(slot);
     let chars = 0;
     for (let i = from; i < from + count; i++) chars += list[i]!.length;
-    // Byte lengths first (u32, so 4-aligned), then the bytes: at most 3 per UTF-16 unit.
+    // Byte lengths first (u32, so 4-aligned), then the bytes: room for ASCII first, since
+    // a buffer sized for the worst case (3 bytes per UTF-16 unit) triples the memory, and
+    // fresh buffers that large push the garbage collector into full collections.
     const bytesOffset = 4 * count;
-    const input = this.borrow(w, bytesOffset + 3 * chars);
-    const byteLength = encodeUrls(list, from, count, new Uint8Array(input, bytesOffset, 3 * chars), new Uint32Array(input, 0, count), 0);
+    let input = this.borrow(w, bytesOffset + chars);
+    let byteLength = encodeUrls(list, from, count, new Uint8Array(input, bytesOffset), new Uint32Array(input, 0, count), 0);
+    if (byteLength < 0) {
+      w.spares.push(input);
+      input = this.borrow(w, bytesOffset + 3 * chars);
+      byteLength = encodeUrls(list, from, count, new Uint8Array(input, bytesOffset), new Uint32Array(input, 0, count), 0);
+    }
     return this.dispatch(w, matcher, byteLength, (seq, tableId, table) => ({
       kind: 'strings', seq, tableId, input, count, bytesOffset, byteLength, withLines, ...(table && { table }),
     }));

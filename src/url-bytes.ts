@@ -10,9 +10,10 @@ const encoder = new TextEncoder();
 const PIECE_COUNT = 512;
 
 /**
- * Writes urls[from, from + count) as UTF-8, back to back, to `bytes` (room for 3 bytes
- * per UTF-16 unit of theirs), and their byte lengths to lengths[at, at + count); returns
- * the bytes written. Lone surrogates become U+FFFD, as `TextEncoder` makes them. Every
+ * Writes urls[from, from + count) as UTF-8, back to back, to `bytes`, and their byte
+ * lengths to lengths[at, at + count); returns the bytes written, or -1 when `bytes` ran
+ * out of room (3 bytes per UTF-16 unit always suffice; as many bytes as units, for
+ * ASCII). Lone surrogates become U+FFFD, as `TextEncoder` makes them. Every
  * element must be a string (callers check). ASCII runs are copied in one `encodeInto` per
  * piece; a piece holding any non-ASCII URL is re-encoded per URL to learn its lengths.
  * `bytes` may be a view of a SharedArrayBuffer (MatchPool encodes for its workers).
@@ -25,14 +26,17 @@ export function encodeUrls(urls: readonly string[], from: number, count: number,
     // Ropes built by += are flattened by encodeInto: faster than Array#join here.
     let piece = '';
     for (; k < stop; k++) piece += urls[k]!;
-    const written = encoder.encodeInto(piece, bytes.subarray(offset)).written;
+    const { read, written } = encoder.encodeInto(piece, bytes.subarray(offset));
+    if (read !== piece.length) return -1;
     if (written === piece.length) {
       // All ASCII: one byte per UTF-16 unit.
       for (let j = first; j < stop; j++) lengths[at + j - from] = urls[j]!.length;
       offset += written;
     } else {
       for (let j = first; j < stop; j++) {
-        const n = encoder.encodeInto(urls[j]!, bytes.subarray(offset)).written;
+        const url = urls[j]!;
+        const { read, written: n } = encoder.encodeInto(url, bytes.subarray(offset));
+        if (read !== url.length) return -1;
         lengths[at + j - from] = n;
         offset += n;
       }
