@@ -3,7 +3,7 @@
 // Worker threads run built JavaScript, so this suite loads dist/ (build first; `npm test`
 // does). Most pools use minParallelBytes: 0 so that even tiny batches are split.
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,6 +11,7 @@ import { threadId } from 'node:worker_threads';
 import type * as PoolModule from '../src/pool.js';
 import type * as IndexModule from '../src/index.js';
 import type { AgentMatcher } from '../src/index.js';
+import { suitePools } from './helpers/suite-pools.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distPool = join(root, 'dist', 'pool.js');
@@ -23,15 +24,8 @@ const BODY = ['User-agent: *', 'Disallow: /a', 'Allow: /a/b', 'Disallow: /*.pdf$
 const rfc = Robots.parse(BODY).forAgent('FooBot');
 const google = Robots.parse(BODY, { profile: 'google' }).forAgent('FooBot');
 
-const pools: MatchPool[] = [];
-function pool(options: PoolModule.MatchPoolOptions): MatchPool {
-  const p = new MatchPool(options);
-  pools.push(p);
-  return p;
-}
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-});
+/** A pool closed after the suite. */
+const pool = suitePools(MatchPool);
 
 const utf8 = new TextEncoder();
 

@@ -4,7 +4,7 @@
 // does) and type-checks against the sources. Most pools here use minParallelBytes: 0 so
 // that even tiny inputs are split, which puts line breaks at, before and after every cut.
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,6 +13,7 @@ import { threadId } from 'node:worker_threads';
 import type * as PoolModule from '../src/pool.js';
 import type * as IndexModule from '../src/index.js';
 import type { AgentMatcher } from '../src/index.js';
+import { suitePools } from './helpers/suite-pools.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distPool = join(root, 'dist', 'pool.js');
@@ -40,16 +41,8 @@ const matchers = {
   other: Robots.parse('User-agent: *\nDisallow: /b\nAllow: /*.html$\n').forAgent('FooBot'),
 };
 
-const pools: MatchPool[] = [];
 /** A pool closed after the suite. */
-function pool(options: PoolModule.MatchPoolOptions): MatchPool {
-  const p = new MatchPool(options);
-  pools.push(p);
-  return p;
-}
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-});
+const pool = suitePools(MatchPool);
 
 /** Pool results equal matchLines/decideLines, and the split is sound: whole lines, in order, nothing lost. */
 async function agrees(p: MatchPool, m: AgentMatcher, bytes: Uint8Array, note = ''): Promise<void> {
