@@ -11,9 +11,9 @@ const MIN_SAMPLE_BYTES = 64 * 1024;
  */
 const SAMPLES = 8;
 /**
- * Bounds of the speed ratio between the calling thread and a worker: further from even
- * than this, the measurements are more likely disturbed (a side busy for all of the
- * last calls) than the threads that different.
+ * Bounds of the speed ratio between the calling thread and a worker, by default: further
+ * from even than this, the measurements are more likely disturbed (a side busy for all
+ * of the last calls) than the threads that different.
  */
 const MIN_RATIO = 0.5;
 const MAX_RATIO = 2;
@@ -70,11 +70,18 @@ export class ShareBalance {
   private readonly own: number[] = [];
   private readonly workers: number[] = [];
 
+  /**
+   * `maxRatio`: how much slower per byte than a worker the calling thread may be taken
+   * to be. String batches need more than the default: the calling thread encodes every
+   * worker's URLs too, which alone takes about a third of a worker's judging time.
+   */
+  constructor(private readonly maxRatio = MAX_RATIO) {}
+
   /** The calling thread's fraction of a batch split `shares` ways (1 when not split). */
   first(shares: number): number {
     if (shares < 2) return 1;
     // Calling thread's time per byte over a worker's; even until measured.
-    const ratio = this.own.length === 0 ? 1 : Math.min(MAX_RATIO, Math.max(MIN_RATIO, Math.min(...this.own) / Math.min(...this.workers)));
+    const ratio = this.own.length === 0 ? 1 : Math.min(this.maxRatio, Math.max(MIN_RATIO, Math.min(...this.own) / Math.min(...this.workers)));
     // Equal finish: ratio·own = (1 - own)/(shares - 1) per worker, in worker time.
     return 1 / (1 + (shares - 1) * ratio);
   }

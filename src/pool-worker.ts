@@ -12,34 +12,40 @@ export interface PoolTable {
 }
 
 /**
- * Judge `length` bytes at `offset` of `input` against table `tableId`. An ArrayBuffer
- * input was transferred here for this request alone (its share starts at 0) and is
- * moved back with the reply, for the calling side to reuse.
+ * Where a request's input lies. `arena` > 0 names one of the pool's input buffers
+ * (src/pool-arena.ts): `input` carries it the first time, and the worker keeps it until
+ * a PoolDropArena. `arena` 0: `input` is the caller's own shared memory, read in place
+ * for this request only.
  */
-export interface PoolRequest {
+interface PoolInput {
+  readonly arena: number;
+  readonly input?: SharedArrayBuffer;
+}
+
+/** Judge the lines of `length` bytes at `offset` of the input against table `tableId`. */
+export interface PoolRequest extends PoolInput {
   readonly kind: 'match';
   readonly seq: number;
   readonly tableId: number;
   /** Present the first time this worker is sent `tableId`. */
   readonly table?: PoolTable;
-  readonly input: ArrayBuffer | SharedArrayBuffer;
   readonly offset: number;
   readonly length: number;
   readonly withLines: boolean;
 }
 
 /**
- * Judge `count` URLs that the calling side encoded (src/url-bytes.ts) into `input`, a
- * buffer transferred here for this request and moved back with the reply: their byte
- * lengths as u32 at 0, their bytes back to back from `bytesOffset` on.
+ * Judge `count` URLs that the calling side encoded (src/url-bytes.ts) into the input:
+ * their byte lengths as u32 from `lengthsOffset` (4-aligned), their bytes back to back
+ * from `bytesOffset` on.
  */
-export interface PoolStringsRequest {
+export interface PoolStringsRequest extends PoolInput {
   readonly kind: 'strings';
   readonly seq: number;
   readonly tableId: number;
   readonly table?: PoolTable;
-  readonly input: ArrayBuffer;
   readonly count: number;
+  readonly lengthsOffset: number;
   readonly bytesOffset: number;
   readonly byteLength: number;
   readonly withLines: boolean;
@@ -51,12 +57,17 @@ export interface PoolDrop {
   readonly tableId: number;
 }
 
+/** The calling side no longer keeps input buffer `arena`. */
+export interface PoolDropArena {
+  readonly kind: 'drop-arena';
+  readonly arena: number;
+}
+
 /**
  * Verdicts (and lines) as buffers of their own, transferred, and the milliseconds spent
- * judging them; or what went wrong. Either way `input` hands back a transferred (not
- * shared) input buffer.
+ * judging them; or what went wrong.
  */
-export type PoolReply = { readonly seq: number; readonly threadId: number; readonly input: ArrayBuffer | null } & (
+export type PoolReply = { readonly seq: number; readonly threadId: number } & (
   | { readonly verdicts: ArrayBuffer; readonly lines: ArrayBuffer | null; readonly ms: number }
   | { readonly error: string }
 );
@@ -67,24 +78,19 @@ if (port === null) throw new Error('robotstxt-wasm/pool: pool-worker.js runs onl
 /** Matchers rebuilt from the tables sent, by the calling side's id. */
 const matchers = new Map<number, AgentMatcher>();
 
-/** Private copies of shares read from a SharedArrayBuffer, reused so its pages stay mapped. */
-let scratch = new Uint8Array(0);
+/** The pool's input buffers this worker was sent, by id. */
+const arenas = new Map<number, SharedArrayBuffer>();
 
-/**
- * The share's bytes, in memory the matcher copies from at full speed. V8 copies out of a
- * SharedArrayBuffer word by word only when source and destination agree modulo 8, and
- * byte by byte otherwise (about 6 times slower), while the matcher copies chunks that
- * start at arbitrary line breaks: so a shared share is first copied once, at its own
- * alignment, into private memory.
- */
-function shareOf(request: PoolRequest): Uint8Array {
-  const { input, offset, length } = request;
-  if (!(input instanceof SharedArrayBuffer)) return new Uint8Array(input, offset, length);
-  const skew = offset & 7;
-  // Room to spare: shares change size with the split, and fresh memory costs page faults.
-  if (scratch.length < skew + length) scratch = new Uint8Array(skew + length + (length >>> 3));
-  scratch.set(new Uint8Array(input, offset, length), skew);
-  return scratch.subarray(skew, skew + length);
+/** The request's input buffer, remembered when it is an arena sent for the first time. */
+function inputOf(request: PoolRequest | PoolStringsRequest): SharedArrayBuffer {
+  const { arena, input } = request;
+  if (input !== undefined) {
+    if (arena > 0) arenas.set(arena, input);
+    return input;
+  }
+  const kept = arenas.get(arena);
+  if (kept === undefined) throw new Error(`input buffer ${arena} was never sent to this worker`);
+  return kept;
 }
 
 /** The matcher of the request's table, rebuilt first when the request carries it. */
@@ -101,55 +107,58 @@ function matcherFor(request: PoolRequest | PoolStringsRequest): AgentMatcher {
   return matcher;
 }
 
-function failure(seq: number, input: ArrayBuffer | null, error: unknown): PoolReply {
-  return { seq, threadId, input, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+function failure(seq: number, error: unknown): PoolReply {
+  return { seq, threadId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }
 
 function judgeStrings(request: PoolStringsRequest): PoolReply {
-  const { seq, input, count } = request;
+  const { seq, count } = request;
   try {
+    // The input first: an arena sent with this request is kept even if the table fails.
+    const input = inputOf(request);
     const matcher = matcherFor(request);
     const started = performance.now();
     const verdicts = new Uint8Array(count);
     const lines = request.withLines ? new Uint32Array(count) : null;
     const bytes = new Uint8Array(input, request.bytesOffset, request.byteLength);
-    getEngine().matchEncoded(matcher.table, bytes, new Uint32Array(input, 0, count), verdicts, lines);
-    return { seq, threadId, input, verdicts: verdicts.buffer, lines: lines === null ? null : lines.buffer, ms: performance.now() - started };
+    getEngine().matchEncoded(matcher.table, bytes, new Uint32Array(input, request.lengthsOffset, count), verdicts, lines);
+    return { seq, threadId, verdicts: verdicts.buffer, lines: lines === null ? null : lines.buffer, ms: performance.now() - started };
   } catch (error) {
-    return failure(seq, input, error);
+    return failure(seq, error);
   }
 }
 
 function judge(request: PoolRequest): PoolReply {
   const { seq } = request;
-  const input = request.input instanceof SharedArrayBuffer ? null : request.input;
   try {
+    const share = new Uint8Array(inputOf(request), request.offset, request.length);
     const matcher = matcherFor(request);
-    // The calling side sizes the next shares by this time: a private copy of shared
-    // input is part of the work, the messaging is not.
+    // The calling side sizes the next shares by this time; the messaging is not part of it.
     const started = performance.now();
-    const share = shareOf(request);
     // Both methods return arrays over buffers of their own, exactly as long as the
     // results: those buffers can be moved to the calling thread without a copy.
     if (!request.withLines) {
       const verdicts = matcher.matchLines(share).buffer as ArrayBuffer;
-      return { seq, threadId, input, verdicts, lines: null, ms: performance.now() - started };
+      return { seq, threadId, verdicts, lines: null, ms: performance.now() - started };
     }
     const { verdicts, lines } = matcher.decideLines(share);
-    return { seq, threadId, input, verdicts: verdicts.buffer as ArrayBuffer, lines: lines.buffer as ArrayBuffer, ms: performance.now() - started };
+    return { seq, threadId, verdicts: verdicts.buffer as ArrayBuffer, lines: lines.buffer as ArrayBuffer, ms: performance.now() - started };
   } catch (error) {
-    return failure(seq, input, error);
+    return failure(seq, error);
   }
 }
 
 // Judging is synchronous, so requests are answered in the order they arrive.
-port.on('message', (message: PoolRequest | PoolStringsRequest | PoolDrop) => {
+port.on('message', (message: PoolRequest | PoolStringsRequest | PoolDrop | PoolDropArena) => {
   if (message.kind === 'drop') {
     matchers.delete(message.tableId);
     return;
   }
+  if (message.kind === 'drop-arena') {
+    arenas.delete(message.arena);
+    return;
+  }
   const reply = message.kind === 'strings' ? judgeStrings(message) : judge(message);
-  const moved: ArrayBuffer[] = reply.input === null ? [] : [reply.input];
-  if ('verdicts' in reply) moved.push(reply.verdicts, ...(reply.lines === null ? [] : [reply.lines]));
+  const moved: ArrayBuffer[] = 'verdicts' in reply ? [reply.verdicts, ...(reply.lines === null ? [] : [reply.lines])] : [];
   port.postMessage(reply, moved);
 });

@@ -6,19 +6,21 @@
 // with the workers in the last calls, so that all finish together. The calling thread
 // posts shares 1…n-1 to workers, judges share 0 itself with the matcher it already has,
 // then concatenates the results in input order. A worker's share is copied once, as a
-// head and then the rest, into buffers transferred to it and back (a share of a
-// SharedArrayBuffer is read in place), and verdicts come back as transferred buffers.
+// head and then the rest, into shared memory the worker keeps from call to call
+// (src/pool-arena.ts; a share of the caller's own SharedArrayBuffer is read in place),
+// and verdicts come back as transferred buffers.
 //
 // A batch of strings (matchBatch, decideBatch) is split by URL count the same way. The
 // calling thread encodes each worker's share (src/url-bytes.ts: UTF-8 back to back,
-// byte lengths) into a transferred buffer, a head and then the rest, and judges its own
+// byte lengths) into that shared memory, a head and then the rest, and judges its own
 // share as matcher.matchBatch would; the workers judge the bytes (engine.matchEncoded).
 // Encoding costs far less than judging, so the second thread does most of the judging.
 import { Worker, threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from './matcher.js';
 import { describe, expectBytes, expectOut } from './errors.js';
-import type { PoolDrop, PoolReply, PoolRequest, PoolStringsRequest, PoolTable } from './pool-worker.js';
+import type { PoolDrop, PoolDropArena, PoolReply, PoolRequest, PoolStringsRequest, PoolTable } from './pool-worker.js';
+import { type Arena, WorkerArenas } from './pool-arena.js';
 import { getEngine } from './wasm.js';
 import { encodeUrls, notAString } from './url-bytes.js';
 import { ShareBalance, shareTargets, splitAtLines } from './pool-split.js';
@@ -83,14 +85,21 @@ interface Waiter {
 
 /**
  * A started worker, the tables it has been sent, the requests it has not answered yet,
- * and the input buffers it handed back, free for its next pieces.
+ * and the shared memory its input is copied into.
  */
 interface PoolWorker {
   readonly worker: Worker;
   readonly threadId: number;
   readonly tables: Set<number>;
   readonly waiting: Map<number, Waiter>;
-  readonly spares: ArrayBuffer[];
+  readonly arenas: WorkerArenas;
+}
+
+/** One worker's part of a call: the worker, the arenas its pieces were copied into, its pieces' results. */
+interface WorkerCall {
+  readonly w: PoolWorker;
+  readonly held: Arena[];
+  readonly parts: Promise<Part>[];
 }
 
 /**
@@ -99,8 +108,13 @@ interface PoolWorker {
  * machine (a fifth with no rules at all): the rest arrives before the head is done.
  */
 const HEAD_PARTS = 6;
-/** Input buffers kept per worker: a head's and a rest's. */
-const SPARES = 2;
+
+/**
+ * For string batches, the calling thread may take up to this many times a worker's time
+ * per URL (it encodes the workers' URLs as well as judging its own): on the bench machine
+ * it measures about 2, and up to 2.6 while other work shares the cores.
+ */
+const STRING_MAX_RATIO = 4;
 
 const WORKER_URL = new URL('./pool-worker.js', import.meta.url);
 
@@ -155,11 +169,9 @@ export class MatchPool {
   private nextSeq = 1;
   private closed = false;
   private split: readonly PoolShare[] = [];
-  /** Where `privateView` copies this thread's share of shared memory, kept for the next call. */
-  private scratch = new Uint8Array(0);
   private readonly balance = new ShareBalance();
   /** The same for string batches, in URLs: the calling thread also encodes the workers' shares. */
-  private readonly stringBalance = new ShareBalance();
+  private readonly stringBalance = new ShareBalance(STRING_MAX_RATIO);
   /**
    * The URLs of the string batch in progress, reused: a fresh array of a million
    * elements per call pushed the main thread's garbage collector into full collections.
@@ -266,7 +278,6 @@ export class MatchPool {
    */
   async close(): Promise<void> {
     this.closed = true;
-    this.scratch = new Uint8Array(0);
     const started = this.workers.splice(0).filter((w) => w !== undefined);
     // Rejected now, not when the exit is seen: a reply already on its way is ignored.
     const error = new Error('MatchPool was closed while this call was in flight');
@@ -353,15 +364,19 @@ export class MatchPool {
     // Heads first, then the rests, as for line batches: each worker starts on its head
     // while this thread encodes the next pieces.
     const pending: { readonly start: number; readonly part: Promise<Part> }[] = [];
+    const calls = cuts.slice(2).map((_, slot) => this.workerCall(slot));
     for (const head of [true, false]) {
-      for (let slot = 0; slot + 2 < cuts.length; slot++) {
+      for (const [slot, call] of calls.entries()) {
         const start = cuts[slot + 1]!;
         const end = cuts[slot + 2]!;
         const split = start + Math.max(1, Math.floor((end - start) / HEAD_PARTS));
         const [from, to] = head ? [start, Math.min(split, end)] : [split, end];
-        if (from < to) pending.push({ start: from, part: this.postStrings(slot, matcher, list, from, to - from, lines !== null) });
+        // The whole share's bytes if all ASCII, and its lengths: the arena taken for the head holds the rest too.
+        const hint = Math.ceil((end - start) * (4 + chars / total)) + 64;
+        if (from < to) pending.push({ start: from, part: this.postStrings(call, hint, matcher, list, from, to - from, lines !== null) });
       }
     }
+    this.releaseWhenAnswered(calls);
     pending.sort((a, b) => a.start - b.start);
     let ownBytes: number;
     try {
@@ -411,16 +426,21 @@ export class MatchPool {
       const at = bytes.buffer instanceof SharedArrayBuffer ? [0, length] : splitAtLines(bytes.subarray(start, start + length), [Math.floor(length / HEAD_PARTS)]);
       pieces.push(at.slice(1).map((end, k) => [start + at[k]!, end - at[k]!] as const));
     }
-    const pending: Promise<Part>[][] = pieces.map(() => []);
+    const calls = pieces.map((_, slot) => this.workerCall(slot));
     for (let k = 0; k < 2; k++) {
       for (const [slot, list] of pieces.entries()) {
         const piece = list[k];
-        if (piece !== undefined) pending[slot]!.push(this.post(slot, matcher, bytes, piece[0], piece[1], withLines));
+        // Both pieces of the share, 8 bytes apart at most: one arena holds them.
+        const hint = cuts[slot + 2]! - cuts[slot + 1]! + 16;
+        if (piece !== undefined) calls[slot]!.parts.push(this.post(calls[slot]!, hint, matcher, bytes, piece[0], piece[1], withLines));
       }
     }
+    this.releaseWhenAnswered(calls);
+    const pending = calls.map((c) => c.parts);
     let own: Part;
     try {
-      const share = cuts.length > 2 ? this.privateView(bytes.subarray(0, cuts[1])) : bytes;
+      // (A share of shared memory is read in place: the engine copies it at memcpy speed.)
+      const share = cuts.length > 2 ? bytes.subarray(0, cuts[1]) : bytes;
       if (withLines) {
         const { verdicts, lines } = matcher.decideLines(share);
         own = { threadId, byteLength: share.length, verdicts, lines, ms: performance.now() - started };
@@ -441,82 +461,61 @@ export class MatchPool {
     return [own, ...workerParts];
   }
 
-  /**
-   * `share` itself, or when it lies in shared memory a private copy. The matcher copies
-   * lines into Wasm memory in chunks that start at arbitrary line breaks, and V8 copies
-   * out of a SharedArrayBuffer at memcpy speed only when source and destination agree
-   * modulo 8 (byte by byte otherwise, about 6 times slower): one copy at the share's
-   * own alignment costs less than those.
-   */
-  private privateView(share: Uint8Array): Uint8Array {
-    if (!(share.buffer instanceof SharedArrayBuffer)) return share;
-    const skew = share.byteOffset & 7;
-    if (this.scratch.length < skew + share.length) this.scratch = new Uint8Array(skew + share.length + (share.length >>> 3));
-    this.scratch.set(share, skew);
-    return this.scratch.subarray(skew, skew + share.length);
+  /** Worker `slot` (started on first use), for one call. */
+  private workerCall(slot: number): WorkerCall {
+    return { w: this.worker(slot), held: [], parts: [] };
+  }
+
+  /** Hands each call's arenas back to its worker's set once the worker answered (or failed) all its pieces. */
+  private releaseWhenAnswered(calls: readonly WorkerCall[]): void {
+    for (const { w, held, parts } of calls) void Promise.allSettled(parts).then(() => w.arenas.release(held));
   }
 
   /**
-   * A buffer of at least `byteLength` bytes to move a piece to `w` in: the smallest that
-   * fits of those `w` handed back, else a new one with room to spare, since shares
-   * change size with the split. Reuse matters: the first write to fresh memory costs
-   * page faults, several times the copy itself (30 ms versus 4 ms for 32 MB on the
-   * bench machine).
+   * Sends `length` bytes of `bytes` from `start` to the call's worker and resolves with
+   * its results. A piece of shared memory is read in place; any other is copied into an
+   * arena (`hint`: the bytes of all the call's pieces, when a new one is needed).
    */
-  private borrow(w: PoolWorker, byteLength: number): ArrayBuffer {
-    let best = -1;
-    for (const [i, spare] of w.spares.entries()) {
-      if (spare.byteLength >= byteLength && (best === -1 || spare.byteLength < w.spares[best]!.byteLength)) best = i;
-    }
-    if (best !== -1) return w.spares.splice(best, 1)[0]!;
-    return new ArrayBuffer(byteLength + (byteLength >>> 3));
-  }
-
-  /**
-   * Sends `length` bytes of `bytes` from `start` to worker `slot` (started on first use)
-   * and resolves with its results.
-   */
-  private post(slot: number, matcher: AgentMatcher, bytes: Uint8Array, start: number, length: number, withLines: boolean): Promise<Part> {
-    const w = this.worker(slot);
-    // A share of shared memory is read in place. Any other is copied into a private
-    // buffer that is moved, not shared: V8 copies into a SharedArrayBuffer at memcpy
-    // speed only when both sides agree modulo 8, which line breaks seldom allow.
-    let input: ArrayBuffer | SharedArrayBuffer;
-    let offset: number;
+  private post(call: WorkerCall, hint: number, matcher: AgentMatcher, bytes: Uint8Array, start: number, length: number, withLines: boolean): Promise<Part> {
+    const { w, held } = call;
     if (bytes.buffer instanceof SharedArrayBuffer) {
-      input = bytes.buffer;
-      offset = bytes.byteOffset + start;
-    } else {
-      input = this.borrow(w, length);
-      offset = 0;
-      new Uint8Array(input, 0, length).set(bytes.subarray(start, start + length));
+      const input = bytes.buffer;
+      const offset = bytes.byteOffset + start;
+      return this.dispatch(w, matcher, length, (seq, tableId, table) => ({
+        kind: 'match', seq, tableId, arena: 0, input, offset, length, withLines, ...(table && { table }),
+      }));
     }
+    const piece = bytes.subarray(start, start + length);
+    // At the piece's own alignment modulo 8, where V8 copies at memcpy speed.
+    const { arena, offset } = w.arenas.place(held, length, piece.byteOffset & 7, hint);
+    arena.bytes.set(piece, offset);
     return this.dispatch(w, matcher, length, (seq, tableId, table) => ({
-      kind: 'match', seq, tableId, input, offset, length, withLines, ...(table && { table }),
+      kind: 'match', seq, tableId, ...arenaInput(arena), offset, length, withLines, ...(table && { table }),
     }));
   }
 
   /**
-   * Encodes list[from, from + count) into a buffer moved to worker `slot` and resolves
+   * Encodes list[from, from + count) into an arena of the call's worker and resolves
    * with its results.
    */
-  private postStrings(slot: number, matcher: AgentMatcher, list: readonly string[], from: number, count: number, withLines: boolean): Promise<Part> {
-    const w = this.worker(slot);
+  private postStrings(call: WorkerCall, hint: number, matcher: AgentMatcher, list: readonly string[], from: number, count: number, withLines: boolean): Promise<Part> {
+    const { w, held } = call;
     let chars = 0;
     for (let i = from; i < from + count; i++) chars += list[i]!.length;
-    // Byte lengths first (u32, so 4-aligned), then the bytes: room for ASCII first, since
-    // a buffer sized for the worst case (3 bytes per UTF-16 unit) triples the memory, and
-    // fresh buffers that large push the garbage collector into full collections.
-    const bytesOffset = 4 * count;
-    let input = this.borrow(w, bytesOffset + chars);
-    let byteLength = encodeUrls(list, from, count, new Uint8Array(input, bytesOffset), new Uint32Array(input, 0, count), 0);
-    if (byteLength < 0) {
-      w.spares.push(input);
-      input = this.borrow(w, bytesOffset + 3 * chars);
-      byteLength = encodeUrls(list, from, count, new Uint8Array(input, bytesOffset), new Uint32Array(input, 0, count), 0);
-    }
+    // Byte lengths first (u32, 8-aligned), then the bytes: room for ASCII first, since
+    // room for the worst case (3 bytes per UTF-16 unit) would triple the memory.
+    const encode = (room: number): { arena: Arena; offset: number; byteLength: number } => {
+      const { arena, offset } = w.arenas.place(held, 4 * count + room, 0, hint);
+      const bytes = arena.bytes.subarray(offset + 4 * count, offset + 4 * count + room);
+      const byteLength = encodeUrls(list, from, count, bytes, new Uint32Array(arena.bytes.buffer, offset, count), 0);
+      return { arena, offset, byteLength };
+    };
+    let encoded = encode(chars);
+    if (encoded.byteLength < 0) encoded = encode(3 * chars);
+    const { arena, offset, byteLength } = encoded;
     return this.dispatch(w, matcher, byteLength, (seq, tableId, table) => ({
-      kind: 'strings', seq, tableId, input, count, bytesOffset, byteLength, withLines, ...(table && { table }),
+      kind: 'strings', seq, tableId, ...arenaInput(arena), count, lengthsOffset: offset, bytesOffset: offset + 4 * count, byteLength, withLines,
+      ...(table && { table }),
     }));
   }
 
@@ -547,23 +546,17 @@ export class MatchPool {
     const request = build(seq, tableId, table);
     return new Promise<Part>((resolve, reject) => {
       w.waiting.set(seq, { byteLength, tableId, sentTable: table !== undefined, resolve, reject });
-      w.worker.postMessage(request, request.input instanceof ArrayBuffer ? [request.input] : []);
+      w.worker.postMessage(request);
     });
   }
 
   private start(): PoolWorker {
-    // Workers inherit the process's Node options, but --input-type (for `node -e`) makes
-    // a worker started from a file fail to load.
-    const worker = new Worker(WORKER_URL, { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
+    const worker = startWorker();
     // Idle workers must not keep the process alive; `post` refs a worker while it is busy.
     worker.unref();
-    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map(), spares: [] };
+    const arenas = new WorkerArenas((arena) => worker.postMessage({ kind: 'drop-arena', arena: arena.id } satisfies PoolDropArena));
+    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map(), arenas };
     worker.on('message', (reply: PoolReply) => {
-      if (reply.input !== null) {
-        w.spares.push(reply.input);
-        // A head and a rest per call; with several calls in flight, keep the largest.
-        if (w.spares.length > SPARES) w.spares.sort((a, b) => b.byteLength - a.byteLength).length = SPARES;
-      }
       const waiter = w.waiting.get(reply.seq);
       if (waiter === undefined) return;
       w.waiting.delete(reply.seq);
@@ -595,4 +588,26 @@ export class MatchPool {
     for (const waiter of w.waiting.values()) waiter.reject(error);
     w.waiting.clear();
   }
+}
+
+/**
+ * A worker with the process's Node options (a loader, say), except --input-type (for
+ * `node -e`), which makes a worker started from a file fail to load. Node refuses V8 and
+ * process-wide options in a worker (`--max-old-space-size`, `--trace-gc`, …); with any of
+ * those the worker starts without the parent's options, which it does not need.
+ */
+function startWorker(): Worker {
+  try {
+    return new Worker(WORKER_URL, { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(WORKER_URL, { execArgv: [] });
+  }
+}
+
+/** The request fields that name `arena`, with the buffer itself the first time the worker gets it. */
+function arenaInput(arena: Arena): { arena: number; input?: SharedArrayBuffer } {
+  if (arena.sent) return { arena: arena.id };
+  arena.sent = true;
+  return { arena: arena.id, input: arena.bytes.buffer as SharedArrayBuffer };
 }

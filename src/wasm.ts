@@ -68,6 +68,8 @@ function decodeBase64(text: string): Uint8Array {
 const PAGE_BYTES = 65536;
 /** Readable bytes kept after every region: the Wasm scanners load 16 bytes at a time. */
 const SIMD_SLACK = 16;
+/** Bytes past the start of a region where copyIn may put data (see there). */
+const COPY_SKEW = 7;
 /** Characters of JS strings copied per matchUrls call. */
 const STRING_CHUNK_CHARS = 1 << 18;
 /** URLs per matchUrls call. */
@@ -387,11 +389,9 @@ export class WasmEngine {
       }
       batch.length = count;
       this.reserve(chars * 3, count);
-      const { tableAt, indexAt } = this.slot(table);
+      const slot = this.slot(table);
       bytes += encodeUrls(batch, 0, count, this.u8.subarray(this.inputAt, this.inputAt + this.inputCap), this.u32, this.lengthsAt >>> 2);
-      this.exports.matchUrls(tableAt, indexAt, this.inputAt, this.lengthsAt, count, this.outAt, lines ? this.linesAt : 0, this.scratchAt);
-      verdicts.set(this.u8.subarray(this.outAt, this.outAt + count), i);
-      if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + count), i);
+      this.judgeUrls(slot, this.inputAt, this.lengthsAt, count, verdicts, lines, i);
       i += count;
     }
     batch.length = 0; // keep no caller strings alive
@@ -416,16 +416,35 @@ export class WasmEngine {
         size += length;
         count++;
       }
-      this.reserve(size, count);
-      const { tableAt, indexAt } = this.slot(table);
-      this.u8.set(bytes.subarray(offset, offset + size), this.inputAt);
-      this.u32.set(lengths.subarray(i, i + count), this.lengthsAt >>> 2);
-      this.exports.matchUrls(tableAt, indexAt, this.inputAt, this.lengthsAt, count, this.outAt, lines ? this.linesAt : 0, this.scratchAt);
-      verdicts.set(this.u8.subarray(this.outAt, this.outAt + count), i);
-      if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + count), i);
+      // (+ 1: copyIn may shift the lengths by one u32.)
+      this.reserve(size + COPY_SKEW, count + 1);
+      const slot = this.slot(table);
+      const urlsAt = this.copyIn(bytes.subarray(offset, offset + size), this.inputAt);
+      const lengthsAt = this.copyIn(new Uint8Array(lengths.buffer, lengths.byteOffset + 4 * i, 4 * count), this.lengthsAt);
+      this.judgeUrls(slot, urlsAt, lengthsAt, count, verdicts, lines, i);
       i += count;
       offset += size;
     }
+  }
+
+  /** Runs matchUrls on `count` URLs in Wasm memory and copies their verdicts (and lines) to index `at` on. */
+  private judgeUrls(slot: Slot, urlsAt: number, lengthsAt: number, count: number, verdicts: Uint8Array, lines: Uint32Array | null, at: number): void {
+    this.exports.matchUrls(slot.tableAt, slot.indexAt, urlsAt, lengthsAt, count, this.outAt, lines ? this.linesAt : 0, this.scratchAt);
+    verdicts.set(this.u8.subarray(this.outAt, this.outAt + count), at);
+    if (lines) lines.set(this.u32.subarray(this.linesAt >>> 2, (this.linesAt >>> 2) + count), at);
+  }
+
+  /**
+   * Copies `bytes` into Wasm memory at `region` (16-aligned) or up to 7 bytes past it,
+   * wherever the address agrees with theirs modulo 8, and returns it. V8 copies out of
+   * a SharedArrayBuffer at memcpy speed only when both sides agree modulo 8 (byte by
+   * byte otherwise, about 6 times slower), and MatchPool hands the matcher views of
+   * shared memory that start at any line break. Callers reserve COPY_SKEW bytes more.
+   */
+  private copyIn(bytes: Uint8Array, region: number): number {
+    const at = region + (bytes.byteOffset & 7);
+    this.u8.set(bytes, at);
+    return at;
   }
 
   /** Judges one URL; returns the verdict (1/0) and, through `lineOut[0]`, the deciding line. */
@@ -470,10 +489,10 @@ export class WasmEngine {
       let used = 0;
       for (;;) {
         const last = final && consumed + take === bytes.length;
-        this.reserve(take, take + 1);
+        this.reserve(take + COPY_SKEW, take + 1);
         const { tableAt, indexAt } = this.slot(table);
-        this.u8.set(bytes.subarray(consumed, consumed + take), this.inputAt);
-        n = this.exports.matchLines(tableAt, indexAt, this.inputAt, take, this.outAt, withLines ? this.linesAt : 0, this.scratchAt, last ? 1 : 0);
+        const at = this.copyIn(bytes.subarray(consumed, consumed + take), this.inputAt);
+        n = this.exports.matchLines(tableAt, indexAt, at, take, this.outAt, withLines ? this.linesAt : 0, this.scratchAt, last ? 1 : 0);
         used = this.exports.consumed();
         // A line longer than the chunk: retry with a chunk that reaches its end.
         if (n > 0 || consumed + take === bytes.length) break;

@@ -112,7 +112,7 @@ describe('ShareBalance', () => {
     expect(b.first(2)).toBeCloseTo(1 / (1 + 1.25), 12);
   });
 
-  it('stays within a factor 2 of even', () => {
+  it('stays within a factor 2 of even, or the slow-side bound it is given', () => {
     const b = new ShareBalance();
     b.sample(MB, 1000, [MB], [1]);
     expect(b.first(2)).toBeCloseTo(1 / 3, 12);
@@ -120,6 +120,13 @@ describe('ShareBalance', () => {
     const c = new ShareBalance();
     c.sample(MB, 1, [MB], [1000]);
     expect(c.first(2)).toBeCloseTo(2 / 3, 12);
+    // A wider bound on the slow side when asked for (string batches).
+    const d = new ShareBalance(4);
+    d.sample(MB, 30, [MB], [10]);
+    expect(d.first(2)).toBeCloseTo(1 / 4, 12);
+    d.sample(MB, 1000, [MB], [1]);
+    expect(d.first(2)).toBeCloseTo(1 / 5, 12); // the fastest of each side's samples: 30 over 1, capped at 4
+    expect(d.first(3)).toBeCloseTo(1 / 9, 12);
   });
 
   it('ignores samples from small shares or without a usable time', () => {

@@ -75,6 +75,20 @@ describe('MatchPool string batches: identical to matchBatch/decideBatch', () => 
     for (let k = 0; k < 3; k++) await agrees(p, google, urls);
   });
 
+  it('calls of growing and shrinking sizes, ASCII and not, several in flight at once (each call its own shared memory)', async () => {
+    const p = pool({ threads: 3, minParallelBytes: 0 });
+    const batch = (n: number, tail: string): string[] => Array.from({ length: n }, (_, i) => `/${['a', 'a/b', 'x.pdf', 'q?s='][i % 4]}${i}${i % 5 === 0 ? tail : ''}`);
+    // Grown for non-ASCII (3 bytes per UTF-16 unit at worst) after ASCII-sized memory ran out.
+    for (const [n, tail] of [[10, ''], [5000, ''], [5000, '日本'], [200, 'é'], [20_000, ''], [1, '😀'], [20_000, '\ud800']] as const) {
+      await agrees(p, rfc, batch(n, tail), `${n} URLs, tail ${tail}`);
+    }
+    const batches = [batch(3000, ''), batch(4000, 'é'), batch(100, ''), batch(8000, '日')];
+    const got = await Promise.all(batches.map((urls, k) => p.matchBatch(k % 2 === 0 ? rfc : google, urls)));
+    for (const [k, urls] of batches.entries()) {
+      expect(Buffer.from(got[k]!).equals(Buffer.from((k % 2 === 0 ? rfc : google).matchBatch(urls))), `batch ${k}`).toBe(true);
+    }
+  });
+
   it('fewer URLs than threads: one share per URL; a batch under minParallelBytes stays on the calling thread', async () => {
     const p = pool({ threads: 3, minParallelBytes: 0 });
     await agrees(p, rfc, ['/a']);

@@ -202,7 +202,7 @@ describe('MatchPool: byte-identical to matchLines/decideLines', () => {
     }
   });
 
-  it('views of a SharedArrayBuffer at every offset modulo 8 (each thread copies its share out at that alignment)', async () => {
+  it('views of a SharedArrayBuffer at every offset modulo 8 (read in place by every thread)', async () => {
     const text = Array.from({ length: 3000 }, (_, i) => ['/a', '/a/b', '/x.pdf', `/q?s=${i}`, '/é', ''][i % 6]).join('\r\n');
     const plain = encoder.encode(text);
     const shared = new SharedArrayBuffer(plain.length + 16);
@@ -216,7 +216,7 @@ describe('MatchPool: byte-identical to matchLines/decideLines', () => {
     }
   });
 
-  it('calls of growing and shrinking sizes (workers hand their input buffers back for reuse)', async () => {
+  it('calls of growing and shrinking sizes (shared input memory reused, grown and dropped)', async () => {
     const p = pool({ threads: 3, minParallelBytes: 0 });
     for (const n of [10, 5000, 200, 20_000, 1, 20_000, 3000]) {
       await agrees(p, matchers.other, encoder.encode(Array.from({ length: n }, (_, i) => ['/b', '/a', '/b.html', '/é'][i % 4]).join('\n')), `${n} lines`);
@@ -280,6 +280,21 @@ describe('MatchPool: where the work runs', () => {
     ].join('\n');
     const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
     expect(stdout.trim()).toBe('[0,1,0,1] 2');
+  });
+
+  it('starts workers when the process has options a worker refuses (V8 flags such as --max-old-space-size)', () => {
+    const script = [
+      `import { Robots } from ${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)};`,
+      `import { MatchPool } from ${JSON.stringify(pathToFileURL(distPool).href)};`,
+      `const m = Robots.parse('User-agent: *\\nDisallow: /x\\n').forAgent('bot');`,
+      'const pool = new MatchPool({ threads: 2, minParallelBytes: 0 });',
+      `const v = await pool.matchBatch(m, ['/x', '/y', '/x/z', '/']);`,
+      'console.log(JSON.stringify([...v]), pool.lastSplit.length);',
+    ].join('\n');
+    for (const flag of ['--max-old-space-size=512', '--stack-size=900']) {
+      const stdout = execFileSync(process.execPath, [flag, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+      expect(stdout.trim(), flag).toBe('[0,1,0,1] 2');
+    }
   });
 });
 
