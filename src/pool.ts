@@ -373,7 +373,10 @@ export class MatchPool {
         const [from, to] = head ? [start, Math.min(split, end)] : [split, end];
         // The whole share's bytes if all ASCII, and its lengths: the arena taken for the head holds the rest too.
         const hint = Math.ceil((end - start) * (4 + chars / total)) + 64;
-        if (from < to) pending.push({ start: from, part: this.postStrings(call, hint, matcher, list, from, to - from, lines !== null) });
+        if (from >= to) continue;
+        const part = this.postStrings(call, hint, matcher, list, from, to - from, lines !== null);
+        call.parts.push(part);
+        pending.push({ start: from, part });
       }
     }
     this.releaseWhenAnswered(calls);

@@ -82,11 +82,35 @@ describe('MatchPool string batches: identical to matchBatch/decideBatch', () => 
     for (const [n, tail] of [[10, ''], [5000, ''], [5000, '日本'], [200, 'é'], [20_000, ''], [1, '😀'], [20_000, '\ud800']] as const) {
       await agrees(p, rfc, batch(n, tail), `${n} URLs, tail ${tail}`);
     }
-    const batches = [batch(3000, ''), batch(4000, 'é'), batch(100, ''), batch(8000, '日')];
-    const got = await Promise.all(batches.map((urls, k) => p.matchBatch(k % 2 === 0 ? rfc : google, urls)));
+    const batches = [batch(3000, ''), batch(4000, 'é'), batch(100, ''), batch(8000, '日'), batch(60_000, ''), batch(5000, ''), batch(7000, 'é')];
+    const calls: Promise<Uint8Array>[] = [];
+    for (const [k, urls] of batches.entries()) {
+      calls.push(p.matchBatch(k % 2 === 0 ? rfc : google, urls));
+      // Some calls start in the same tick, others once earlier ones have run on (the
+      // workers still reading their input): memory a call still needs is never reused.
+      if (k >= 3) await new Promise((resolve) => setImmediate(resolve));
+    }
+    const got = await Promise.all(calls);
     for (const [k, urls] of batches.entries()) {
       expect(Buffer.from(got[k]!).equals(Buffer.from((k % 2 === 0 ? rfc : google).matchBatch(urls))), `batch ${k}`).toBe(true);
     }
+  });
+
+  it('keeps the shared memory of a call out of reuse until its worker has answered', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    // Private: the worker's idle arenas (src/pool-arena.ts).
+    const idle = (): number => (p as unknown as { workers: { arenas: { idle: unknown[] } }[] }).workers[0]!.arenas.idle.length;
+    const urls = Array.from({ length: 20_000 }, (_, i) => `/a/${i}`);
+    await agrees(p, rfc, urls);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle()).toBe(1);
+    const call = p.matchBatch(rfc, urls);
+    // The reply is a message event: it cannot arrive while only promise jobs run.
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(idle()).toBe(0);
+    await call;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle()).toBe(1);
   });
 
   it('fewer URLs than threads: one share per URL; a batch under minParallelBytes stays on the calling thread', async () => {

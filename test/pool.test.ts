@@ -223,6 +223,23 @@ describe('MatchPool: byte-identical to matchLines/decideLines', () => {
     }
   });
 
+  it('keeps the shared memory of a call out of reuse until its worker has answered', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    // Private: the worker's idle arenas (src/pool-arena.ts).
+    const idle = (): number => (p as unknown as { workers: { arenas: { idle: unknown[] } }[] }).workers[0]!.arenas.idle.length;
+    const bytes = encoder.encode(Array.from({ length: 20_000 }, (_, i) => `/a/${i}`).join('\n'));
+    await agrees(p, matchers.rfc, bytes);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle()).toBe(1);
+    const call = p.matchLines(matchers.rfc, bytes);
+    // The reply is a message event: it cannot arrive while only promise jobs run.
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(idle()).toBe(0);
+    await call;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle()).toBe(1);
+  });
+
   it('writes into `out` like matchLines: returns it, leaves the rest alone', async () => {
     const bytes = encoder.encode('/a\n/a/b\n/x');
     const out = new Uint8Array(5).fill(9);
