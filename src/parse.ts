@@ -175,7 +175,7 @@ export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): num
   let start = 0;
   while (start < 3 && start < n && body[start] === BOM[start]) start++;
   // Whole 4-byte words of the body (when it is 4-aligned, as Robots.parse's own copy is)
-  // let the scan skip four bytes at a time where none is ≤ 0x23.
+  // let the scan skip four bytes at a time where none can end the line or start a comment.
   // (buffer and byteOffset are getters V8 calls out for: read once.)
   const buffer = body.buffer;
   const offset = body.byteOffset;
@@ -202,12 +202,15 @@ export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): num
       }
       end++;
       if ((end & 3) === 0) {
-        // At a word boundary: skip words with no byte below 0x24 (the classic "has a byte
-        // less than n" test; it never misses one, and a false hit only falls back to bytes).
+        // At a word boundary: skip words with no byte below 0x0e (LF, CR, NUL) and no `#`
+        // (the classic "has a byte less than n" and "has a zero byte" tests; neither
+        // misses one, and a false hit only falls back to bytes). Spaces, which most lines
+        // hold, do not stop the skip.
         let w = end >> 2;
         while (w < wordCount) {
           const x = words![w]!;
-          if (((x - 0x24242424) & ~x & 0x80808080) !== 0) break;
+          const y = x ^ 0x23232323;
+          if (((((x - 0x0e0e0e0e) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) !== 0) break;
           w++;
         }
         end = w << 2;
