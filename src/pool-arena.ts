@@ -51,8 +51,9 @@ export class WorkerArenas {
   /**
    * `length` bytes starting at an offset congruent to `skew` modulo 8 (so that copying a
    * view with that offset in runs at memcpy speed), after what the call already wrote
-   * into its last held arena, or at the start of an idle arena (the smallest that fits)
-   * or of a new one of at least `hint` bytes, which then joins `held`.
+   * into its last held arena; else at the start of another, which joins `held`: the
+   * smallest idle arena of at least `hint` bytes (what the call expects to write in all)
+   * and `length`, or a new one.
    */
   place(held: Arena[], length: number, skew: number, hint: number): ArenaRegion {
     const last = held[held.length - 1];
@@ -63,7 +64,7 @@ export class WorkerArenas {
         return { arena: last, offset };
       }
     }
-    const need = length + 8;
+    const need = Math.max(length + 8, hint);
     let best = -1;
     for (const [i, arena] of this.idle.entries()) {
       if (arena.bytes.length >= need && (best === -1 || arena.bytes.length < this.idle[best]!.bytes.length)) best = i;
@@ -72,8 +73,7 @@ export class WorkerArenas {
     if (best !== -1) {
       arena = this.idle.splice(best, 1)[0]!;
     } else {
-      const size = Math.max(need, hint);
-      const bytes = new Uint8Array(new SharedArrayBuffer(Math.ceil((size + (size >>> 3)) / ARENA_GRANULE) * ARENA_GRANULE));
+      const bytes = new Uint8Array(new SharedArrayBuffer(Math.ceil((need + (need >>> 3)) / ARENA_GRANULE) * ARENA_GRANULE));
       arena = { id: nextArenaId++, bytes, sent: false, used: 0 };
     }
     held.push(arena);

@@ -69,29 +69,40 @@ export class ShareBalance {
   /** Milliseconds per byte of the last calls, on the calling thread (copies included) and on the workers. */
   private readonly own: number[] = [];
   private readonly workers: number[] = [];
+  /** Milliseconds the calling thread spent per byte of the workers' shares handing them over (see sample). */
+  private readonly handOff: number[] = [];
 
   /**
    * `maxRatio`: how much slower per byte than a worker the calling thread may be taken
-   * to be. String batches need more than the default: the calling thread encodes every
-   * worker's URLs too, which alone takes about a third of a worker's judging time.
+   * to be. String batches need more than the default: there the calling thread's time
+   * spent encoding for the workers comes off their side (see first).
    */
   constructor(private readonly maxRatio = MAX_RATIO) {}
 
   /** The calling thread's fraction of a batch split `shares` ways (1 when not split). */
   first(shares: number): number {
     if (shares < 2) return 1;
-    // Calling thread's time per byte over a worker's; even until measured.
-    const ratio = this.own.length === 0 ? 1 : Math.min(this.maxRatio, Math.max(MIN_RATIO, Math.min(...this.own) / Math.min(...this.workers)));
-    // Equal finish: ratio·own = (1 - own)/(shares - 1) per worker, in worker time.
+    // Even until measured.
+    if (this.own.length === 0) return 1 / shares;
+    // The calling thread first hands every worker its share (h per byte of theirs), then
+    // judges its own (o per byte); a worker judges its share (w per byte). All finish
+    // together when o·own = (w − (shares − 1)·h)·(1 − own)/(shares − 1): a worker counts
+    // as judging at w less the hand-off, kept above a sixteenth of w (beyond that the
+    // bound on the ratio decides anyway). Each speed is the fastest of its last samples,
+    // separately, so that one slow call on either side does not move the split.
+    const worker = Math.min(...this.workers);
+    const effective = Math.max(worker - (shares - 1) * Math.min(...this.handOff), worker / 16);
+    const ratio = Math.min(this.maxRatio, Math.max(MIN_RATIO, Math.min(...this.own) / effective));
     return 1 / (1 + (shares - 1) * ratio);
   }
 
   /**
-   * Learns from one finished call: the calling thread copied the workers' shares and
-   * judged `ownBytes` in `ownMs`, the workers judged `workerBytes[i]` in `workerMs[i]`
-   * (without messaging).
+   * Learns from one finished call: the calling thread judged `ownBytes` in `ownMs`, the
+   * workers judged `workerBytes[i]` in `workerMs[i]` (without messaging), and handing
+   * their shares over took the calling thread `handOffMs` in all, when that is counted
+   * apart (string batches: encoding) rather than in `ownMs` (line batches: copies).
    */
-  sample(ownBytes: number, ownMs: number, workerBytes: readonly number[], workerMs: readonly number[]): void {
+  sample(ownBytes: number, ownMs: number, workerBytes: readonly number[], workerMs: readonly number[], handOffMs = 0): void {
     if (ownBytes < MIN_SAMPLE_BYTES || ownMs <= 0) return;
     let bytes = 0;
     let ms = 0;
@@ -103,9 +114,11 @@ export class ShareBalance {
     if (bytes === 0 || ms <= 0) return;
     this.own.push(ownMs / ownBytes);
     this.workers.push(ms / bytes);
+    this.handOff.push(handOffMs / bytes);
     if (this.own.length > SAMPLES) {
       this.own.shift();
       this.workers.shift();
+      this.handOff.shift();
     }
   }
 }

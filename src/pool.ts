@@ -102,6 +102,18 @@ interface WorkerCall {
   readonly parts: Promise<Part>[];
 }
 
+/** What the synchronous part of a string batch leaves for the rest of the call. */
+interface StartedStrings {
+  /** The workers' pieces, by their first URL. */
+  readonly pending: { readonly start: number; readonly part: Promise<Part> }[];
+  /** URLs judged here (the first ones), their UTF-8 bytes and the time that took. */
+  readonly own: number;
+  readonly ownBytes: number;
+  readonly ownMs: number;
+  /** Time spent encoding each worker's share. */
+  readonly encodeMs: number[];
+}
+
 /**
  * A copied share's head is 1/HEAD_PARTS of it. The worker judges the head while this
  * thread copies the rest, which takes a twentieth of the judging time on the bench
@@ -110,11 +122,20 @@ interface WorkerCall {
 const HEAD_PARTS = 6;
 
 /**
- * For string batches, the calling thread may take up to this many times a worker's time
- * per URL (it encodes the workers' URLs as well as judging its own): on the bench machine
- * it measures about 2, and up to 2.6 while other work shares the cores.
+ * A worker's share of a string batch goes in this many pieces of equal URL counts, each
+ * posted once encoded. Encoding takes about half the judging time here (60 against 110 ns
+ * per URL), so a head and one rest left the worker idle for a quarter of the call while the
+ * rest was encoded; with eighths it is idle only while the first is.
  */
-const STRING_MAX_RATIO = 4;
+const STRING_PIECES = 8;
+
+/**
+ * For string batches, the ratio of this thread's judging time per URL to a worker's
+ * judging time less this thread's encoding for it (ShareBalance.first) may be up to
+ * this: on the bench machine it measures 2 to 4, as encoding takes a third to a half of
+ * a worker's time per URL.
+ */
+const STRING_MAX_RATIO = 8;
 
 const WORKER_URL = new URL('./pool-worker.js', import.meta.url);
 
@@ -312,10 +333,7 @@ export class MatchPool {
   private async judgeStrings(matcher: AgentMatcher, urls: readonly unknown[], count: number, verdicts: Uint8Array, lines: Uint32Array | null): Promise<void> {
     const list = this.snapshot;
     if (list.length < count) list.length = count;
-    let pending: { readonly start: number; readonly part: Promise<Part> }[];
-    let own: number;
-    let ownBytes: number;
-    let started: number;
+    let started: StartedStrings;
     // Everything that reads the snapshot runs before the first await, so calls in flight
     // at once never share it; it is emptied before any of them goes on.
     try {
@@ -326,11 +344,11 @@ export class MatchPool {
         list[i] = url;
         chars += url.length;
       }
-      ({ pending, own, ownBytes, started } = this.startStrings(matcher, list, count, chars, verdicts, lines));
+      started = this.startStrings(matcher, list, count, chars, verdicts, lines);
     } finally {
       list.fill('', 0, count);
     }
-    const ownMs = performance.now() - started;
+    const { pending, own, ownBytes, ownMs, encodeMs } = started;
     const parts = await Promise.all(pending.map((p) => p.part));
     for (const [k, part] of parts.entries()) {
       verdicts.set(part.verdicts, pending[k]!.start);
@@ -339,7 +357,9 @@ export class MatchPool {
     const split = this.mergeShares({ threadId, byteLength: ownBytes, verdicts: verdicts.subarray(0, own), lines: null, ms: ownMs }, parts);
     const others = split.slice(1);
     if (others.length > 0 && others.every((p) => !Number.isNaN(p.ms))) {
-      this.stringBalance.sample(own, ownMs, others.map((p) => p.lines), others.map((p) => p.ms));
+      // Encoding for the workers is this thread's hand-off: the split weighs it apart.
+      const encoded = encodeMs.reduce((a, b) => a + b, 0);
+      this.stringBalance.sample(own, ownMs, others.map((p) => p.lines), others.map((p) => p.ms), encoded);
     }
   }
 
@@ -349,32 +369,35 @@ export class MatchPool {
    */
   private startStrings(
     matcher: AgentMatcher, list: readonly string[], total: number, chars: number, verdicts: Uint8Array, lines: Uint32Array | null,
-  ): { pending: { readonly start: number; readonly part: Promise<Part> }[]; own: number; ownBytes: number; started: number } {
+  ): StartedStrings {
     const engine = getEngine();
     const shares = Math.min(this.threads, total);
     if (chars < this.minParallelBytes || shares < 2) {
       const started = performance.now();
-      return { pending: [], own: total, ownBytes: engine.matchStrings(matcher.table, list, verdicts, lines, 0, total), started };
+      const ownBytes = engine.matchStrings(matcher.table, list, verdicts, lines, 0, total);
+      return { pending: [], own: total, ownBytes, ownMs: performance.now() - started, encodeMs: [] };
     }
-    const started = performance.now();
     // Cuts by URL count: [0, own), then equal parts of the rest, none empty.
     const own = Math.min(total - (shares - 1), Math.max(1, Math.round(total * this.stringBalance.first(shares))));
     const cuts = [0, own];
     for (let i = 1; i < shares; i++) cuts.push(own + Math.round((i * (total - own)) / (shares - 1)));
-    // Heads first, then the rests, as for line batches: each worker starts on its head
-    // while this thread encodes the next pieces.
+    // Piece k of every worker's share, then piece k + 1: each worker judges a piece while
+    // this thread encodes the next ones.
     const pending: { readonly start: number; readonly part: Promise<Part> }[] = [];
     const calls = cuts.slice(2).map((_, slot) => this.workerCall(slot));
-    for (const head of [true, false]) {
+    const encodeMs = calls.map(() => 0);
+    for (let k = 0; k < STRING_PIECES; k++) {
       for (const [slot, call] of calls.entries()) {
         const start = cuts[slot + 1]!;
         const end = cuts[slot + 2]!;
-        const split = start + Math.max(1, Math.floor((end - start) / HEAD_PARTS));
-        const [from, to] = head ? [start, Math.min(split, end)] : [split, end];
-        // The whole share's bytes if all ASCII, and its lengths: the arena taken for the head holds the rest too.
+        const from = start + Math.floor((k * (end - start)) / STRING_PIECES);
+        const to = start + Math.floor(((k + 1) * (end - start)) / STRING_PIECES);
+        // The whole share's bytes if all ASCII, and its lengths: the arena taken for the first piece holds the others too.
         const hint = Math.ceil((end - start) * (4 + chars / total)) + 64;
         if (from >= to) continue;
+        const encoding = performance.now();
         const part = this.postStrings(call, hint, matcher, list, from, to - from, lines !== null);
+        encodeMs[slot]! += performance.now() - encoding;
         call.parts.push(part);
         pending.push({ start: from, part });
       }
@@ -382,6 +405,7 @@ export class MatchPool {
     this.releaseWhenAnswered(calls);
     pending.sort((a, b) => a.start - b.start);
     let ownBytes: number;
+    const started = performance.now();
     try {
       ownBytes = engine.matchStrings(matcher.table, list, verdicts, lines, 0, own);
     } catch (error) {
@@ -389,7 +413,7 @@ export class MatchPool {
       for (const p of pending) p.part.catch(() => undefined);
       throw error;
     }
-    return { pending, own, ownBytes, started };
+    return { pending, own, ownBytes, ownMs: performance.now() - started, encodeMs };
   }
 
   /**

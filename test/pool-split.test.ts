@@ -129,6 +129,24 @@ describe('ShareBalance', () => {
     expect(d.first(3)).toBeCloseTo(1 / 9, 12);
   });
 
+  it('counts the calling thread\'s hand-off time (string encoding) against the workers, robustly', () => {
+    const b = new ShareBalance(8);
+    // Own 30 ms per MB judging; a worker 20 ms per MB, of which the caller spent 10 encoding.
+    b.sample(MB, 30, [MB], [20], 10);
+    expect(b.first(2)).toBeCloseTo(1 / (1 + 30 / (20 - 10)), 12);
+    // A call whose encoding was slowed (a collection in the middle) does not move the split.
+    b.sample(MB, 30, [MB], [20], 19);
+    expect(b.first(2)).toBeCloseTo(1 / 4, 12);
+    // Two workers: each counts as judging at 20 − 2 × 5 ms per MB.
+    const c = new ShareBalance(8);
+    c.sample(MB, 30, [MB, MB], [20, 20], 10);
+    expect(c.first(3)).toBeCloseTo(1 / (1 + 2 * (30 / (20 - 2 * 5))), 12);
+    // Encoding as slow as judging: the worker side is floored, the ratio bounded.
+    const d = new ShareBalance(8);
+    d.sample(MB, 30, [MB], [20], 25);
+    expect(d.first(2)).toBeCloseTo(1 / 9, 12);
+  });
+
   it('ignores samples from small shares or without a usable time', () => {
     const b = new ShareBalance();
     b.sample(1000, 50, [MB], [1]);
