@@ -129,6 +129,8 @@ const HEAD_PARTS = 6;
  * rest was encoded; with eighths it is idle only while the first is.
  */
 const STRING_PIECES = 8;
+/** URLs per piece at least (about half a millisecond of encoding): smaller shares go in fewer pieces, each message costing tens of microseconds. */
+const MIN_PIECE_URLS = 8192;
 
 /**
  * For string batches, the ratio of this thread's judging time per URL to a worker's
@@ -391,8 +393,10 @@ export class MatchPool {
       for (const [slot, call] of calls.entries()) {
         const start = cuts[slot + 1]!;
         const end = cuts[slot + 2]!;
-        const from = start + Math.floor((k * (end - start)) / STRING_PIECES);
-        const to = start + Math.floor(((k + 1) * (end - start)) / STRING_PIECES);
+        const pieces = Math.min(STRING_PIECES, Math.max(1, Math.floor((end - start) / MIN_PIECE_URLS)));
+        if (k >= pieces) continue;
+        const from = start + Math.floor((k * (end - start)) / pieces);
+        const to = start + Math.floor(((k + 1) * (end - start)) / pieces);
         // The whole share's bytes if all ASCII, and its lengths: the arena taken for the first piece holds the others too.
         const hint = Math.ceil((end - start) * (4 + chars / total)) + 64;
         if (from >= to) continue;
