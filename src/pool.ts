@@ -12,7 +12,7 @@
 //
 // A batch of strings (matchBatch, decideBatch) is split by URL count the same way. The
 // calling thread encodes each worker's share (src/url-bytes.ts: UTF-8 back to back,
-// byte lengths) into that shared memory, in eighths posted as each is encoded, then
+// byte lengths) into that shared memory, in up to eight pieces posted as each is encoded, then
 // judges its own share as matcher.matchBatch would; the workers judge the bytes
 // (engine.matchEncoded). Encoding takes about half what judging does, so with one worker
 // this thread keeps about 30% of the URLs.
