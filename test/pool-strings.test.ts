@@ -12,6 +12,7 @@ import type * as PoolModule from '../src/pool.js';
 import type * as IndexModule from '../src/index.js';
 import type { AgentMatcher } from '../src/index.js';
 import { suitePools } from './helpers/suite-pools.js';
+import { expectArenaHeldUntilAnswered } from './helpers/arena-hold.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distPool = join(root, 'dist', 'pool.js');
@@ -98,19 +99,9 @@ describe('MatchPool string batches: identical to matchBatch/decideBatch', () => 
 
   it('keeps the shared memory of a call out of reuse until its worker has answered', async () => {
     const p = pool({ threads: 2, minParallelBytes: 0 });
-    // Private: the worker's idle arenas (src/pool-arena.ts).
-    const idle = (): number => (p as unknown as { workers: { arenas: { idle: unknown[] } }[] }).workers[0]!.arenas.idle.length;
     const urls = Array.from({ length: 20_000 }, (_, i) => `/a/${i}`);
     await agrees(p, rfc, urls);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(idle()).toBe(1);
-    const call = p.matchBatch(rfc, urls);
-    // The reply is a message event: it cannot arrive while only promise jobs run.
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-    expect(idle()).toBe(0);
-    await call;
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(idle()).toBe(1);
+    await expectArenaHeldUntilAnswered(p, () => p.matchBatch(rfc, urls));
   });
 
   it('fewer URLs than threads: one share per URL; a batch under minParallelBytes stays on the calling thread', async () => {

@@ -14,6 +14,7 @@ import type * as PoolModule from '../src/pool.js';
 import type * as IndexModule from '../src/index.js';
 import type { AgentMatcher } from '../src/index.js';
 import { suitePools } from './helpers/suite-pools.js';
+import { expectArenaHeldUntilAnswered } from './helpers/arena-hold.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distPool = join(root, 'dist', 'pool.js');
@@ -225,19 +226,9 @@ describe('MatchPool: byte-identical to matchLines/decideLines', () => {
 
   it('keeps the shared memory of a call out of reuse until its worker has answered', async () => {
     const p = pool({ threads: 2, minParallelBytes: 0 });
-    // Private: the worker's idle arenas (src/pool-arena.ts).
-    const idle = (): number => (p as unknown as { workers: { arenas: { idle: unknown[] } }[] }).workers[0]!.arenas.idle.length;
     const bytes = encoder.encode(Array.from({ length: 20_000 }, (_, i) => `/a/${i}`).join('\n'));
     await agrees(p, matchers.rfc, bytes);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(idle()).toBe(1);
-    const call = p.matchLines(matchers.rfc, bytes);
-    // The reply is a message event: it cannot arrive while only promise jobs run.
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-    expect(idle()).toBe(0);
-    await call;
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(idle()).toBe(1);
+    await expectArenaHeldUntilAnswered(p, () => p.matchLines(matchers.rfc, bytes));
   });
 
   it('writes into `out` like matchLines: returns it, leaves the rest alone', async () => {
@@ -286,28 +277,24 @@ describe('MatchPool: where the work runs', () => {
     expect(new MatchPool().threads).toBe(availableParallelism());
   });
 
+  /** A module script that judges with a 2-thread pool (`call` an expression over `pool` and matcher `m`) and prints the verdicts and split. */
+  const poolScript = (call: string): string => [
+    `import { Robots } from ${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)};`,
+    `import { MatchPool } from ${JSON.stringify(pathToFileURL(distPool).href)};`,
+    `const m = Robots.parse('User-agent: *\\nDisallow: /x\\n').forAgent('bot');`,
+    'const pool = new MatchPool({ threads: 2, minParallelBytes: 0 });',
+    `const v = await ${call};`,
+    'console.log(JSON.stringify([...v]), pool.lastSplit.length);',
+  ].join('\n');
+
   it('an unclosed pool does not keep the process alive, and a call in flight does', () => {
-    const script = [
-      `import { Robots } from ${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)};`,
-      `import { MatchPool } from ${JSON.stringify(pathToFileURL(distPool).href)};`,
-      `const m = Robots.parse('User-agent: *\\nDisallow: /x\\n').forAgent('bot');`,
-      'const pool = new MatchPool({ threads: 2, minParallelBytes: 0 });',
-      `const v = await pool.matchLines(m, new TextEncoder().encode('/x\\n/y\\n/x\\n/y\\n'));`,
-      'console.log(JSON.stringify([...v]), pool.lastSplit.length);',
-    ].join('\n');
+    const script = poolScript(`pool.matchLines(m, new TextEncoder().encode('/x\\n/y\\n/x\\n/y\\n'))`);
     const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
     expect(stdout.trim()).toBe('[0,1,0,1] 2');
   });
 
   it('starts workers when the process has options a worker refuses (V8 flags such as --max-old-space-size)', () => {
-    const script = [
-      `import { Robots } from ${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)};`,
-      `import { MatchPool } from ${JSON.stringify(pathToFileURL(distPool).href)};`,
-      `const m = Robots.parse('User-agent: *\\nDisallow: /x\\n').forAgent('bot');`,
-      'const pool = new MatchPool({ threads: 2, minParallelBytes: 0 });',
-      `const v = await pool.matchBatch(m, ['/x', '/y', '/x/z', '/']);`,
-      'console.log(JSON.stringify([...v]), pool.lastSplit.length);',
-    ].join('\n');
+    const script = poolScript(`pool.matchBatch(m, ['/x', '/y', '/x/z', '/'])`);
     for (const flag of ['--max-old-space-size=512', '--stack-size=900']) {
       const stdout = execFileSync(process.execPath, [flag, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
       expect(stdout.trim(), flag).toBe('[0,1,0,1] 2');
