@@ -33,10 +33,14 @@ export function machine() {
  * `{ engine, urls, bytes, fn }`: `fn` judges `urls` URLs (`bytes` of input) once.
  */
 export async function measure(tasks, { smoke }) {
+  // Warm-up long enough for V8 to finish tiering up the JS paths (parse + compile runs
+  // at two thirds of its steady speed for its first ~0.7 s of rounds): with 0.2 s, most
+  // of its timed runs were still warming up. Every task gets the same warm-up, the
+  // peers included; the compile scenario reports its cold first pass separately.
   const bench = new Bench({
     time: smoke ? 1 : 1500,
     iterations: smoke ? 1 : 4,
-    warmupTime: smoke ? 1 : 200,
+    warmupTime: smoke ? 1 : 1500,
     warmupIterations: smoke ? 1 : 2,
     throws: true,
   });
