@@ -38,11 +38,11 @@ export function readRobotsFile(path: string): Uint8Array {
 
 /**
  * The URL input: a file, read into one reused buffer, or `stdin` for '-' / no argument.
- * @example openUrls('urls.txt', process.stdin).reused // true
+ * @example openUrls('urls.txt', process.stdin).source // an async iterable of Buffers
  */
 export function openUrls(path: string | undefined, stdin: Readable, readBytes = CHUNK_BYTES): UrlInput {
-  if (path === undefined || path === '-') return { source: stdin, reused: false };
-  return { source: readFileReusing(path, readBytes), reused: true };
+  if (path === undefined || path === '-') return { source: stdin };
+  return { source: readFileReusing(path, readBytes) };
 }
 
 /** Runs `run` on the URL input, turning read errors of the URL file into CLI errors. */

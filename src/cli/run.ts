@@ -7,10 +7,9 @@ import type { RunTotals } from './output.js';
 import { OutputBuffer, writeAll } from './output.js';
 import { CliError } from './errors.js';
 
-/** URL lines to read: a stream, or a reader that reuses its buffer (`reused`). */
+/** URL lines to read: a stream, or a reader that may reuse its buffer for its next read. */
 export interface UrlInput {
   readonly source: AsyncIterable<Buffer | string>;
-  readonly reused: boolean;
 }
 
 /** Told about progress after every chunk written. */
@@ -129,7 +128,7 @@ export interface ChunkRunOptions {
  * Streams `input` through `processor` in chunks of complete lines, keeping up to
  * `options.window` chunks in flight, and writes each chunk's rows once it and every
  * chunk before it are done: output is in input order, memory bounded by the window.
- * @example await runChunks(processor, { source: process.stdin, reused: false }, process.stdout, { window: 16 })
+ * @example await runChunks(processor, { source: process.stdin }, process.stdout, { window: 16 })
  */
 export async function runChunks(processor: ChunkProcessor, input: UrlInput, output: Writable, options: ChunkRunOptions): Promise<RunTotals> {
   const totals: RunTotals = { urls: 0, allowed: 0, disallowed: 0 };
@@ -156,7 +155,7 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
       // and a new one is started.
       let out = new OutputBuffer();
       const sink = (rows: Uint8Array): void => out.append(rows);
-      for await (const chunk of completeLines(input.source, options.chunkBytes, input.reused)) {
+      for await (const chunk of completeLines(input.source, options.chunkBytes)) {
         bytesRead += chunk.length;
         out.clear();
         const result = await processor.process(chunk, sink);
@@ -166,7 +165,7 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
       }
       return totals;
     }
-    for await (const chunk of completeLines(input.source, options.chunkBytes, input.reused)) {
+    for await (const chunk of completeLines(input.source, options.chunkBytes)) {
       bytesRead += chunk.length;
       const pending = Promise.resolve(processor.process(chunk));
       // Settled by emit later; until then a failure must not count as unhandled.

