@@ -170,15 +170,18 @@ describe('--workers keeps input order', () => {
   it.each([
     ['check', (file: string) => ['check', '--robots', path('robots.txt'), '--agent', 'ExampleBot', file]],
     ['classify', (file: string) => ['classify', '--robots-dir', path('robots'), '--agent', 'ExampleBot', file]],
+    ['classify --only disallowed', (file: string) => ['classify', '--robots-dir', path('robots'), '--agent', 'ExampleBot', '--only', 'disallowed', file]],
   ])('%s: --workers 2 prints what --workers 1 prints, over many small chunks', (_name, args) => {
-    const list = manyUrls(5_000);
+    // Every 700th URL is 9 KB long: the chunks holding one outgrow the pool's recycled
+    // chunk and rows buffers (stdout is a pipe here, so rows buffers are recycled).
+    const list = manyUrls(5_000).map((u, i) => (i % 700 === 350 ? `${u}/${'x'.repeat(9000)}` : u));
     writeFileSync(path('many.txt'), `${list.join('\n')}\n`);
     // 4 KiB chunks: about 40 chunks, spread round-robin over the two workers.
     const one = cli([...args(path('many.txt')), '--workers', '1', '--chunk-bytes', '4096', '--quiet']);
     const two = cli([...args(path('many.txt')), '--workers', '2', '--chunk-bytes', '4096', '--quiet']);
     expect(one.status).toBe(0);
     expect(two.status).toBe(0);
-    expect(rowsOf(one.stdout)).toHaveLength(list.length);
+    expect(rowsOf(one.stdout).length).toBeGreaterThan(args('').includes('--only') ? 100 : list.length - 1);
     expect(two.stdout).toBe(one.stdout);
   });
 });

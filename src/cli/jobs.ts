@@ -51,6 +51,11 @@ export interface ChunkResult {
 export interface ChunkProcessor {
   /** With a `sink`, rows are handed to it (views to copy) rather than returned. */
   process(chunk: Uint8Array, sink?: RowSink): ChunkResult | Promise<ChunkResult>;
+  /**
+   * Takes back rows this processor returned, once they are written and referenced
+   * nowhere else, so that their memory serves a later chunk (optional).
+   */
+  recycle?(rows: Uint8Array): void;
 }
 
 /**

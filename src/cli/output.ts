@@ -53,8 +53,9 @@ export class OutputBuffer {
   private bytes: Uint8Array;
   private length = 0;
 
-  constructor(capacity = 1 << 20) {
-    this.bytes = new Uint8Array(capacity);
+  /** @param initial a buffer to fill (from the start), or the capacity of a new one */
+  constructor(initial: Uint8Array | number = 1 << 20) {
+    this.bytes = typeof initial === 'number' ? new Uint8Array(initial) : initial;
   }
 
   append(data: Uint8Array): void {

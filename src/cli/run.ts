@@ -32,10 +32,16 @@ export interface RunOptions {
 }
 
 /** Messages between run.ts and worker.ts. */
-export type WorkerRequest = { readonly seq: number; readonly chunk: Uint8Array };
+/**
+ * A chunk for a worker, and a buffer for its rows when the pool has one to spare. Both
+ * buffers are moved to the worker, and the reply moves them back (the rows as
+ * `result.rows[0]`): the pool recycles them, so a run allocates no memory per chunk (a
+ * fresh 1 MB buffer each way per chunk left garbage that V8 collected late).
+ */
+export type WorkerRequest = { readonly seq: number; readonly chunk: Uint8Array; readonly rows: Uint8Array | null };
 export type WorkerReply =
-  | { readonly seq: number; readonly result: ChunkResult }
-  | { readonly seq: number; readonly error: { readonly message: string; readonly cli: boolean } };
+  | { readonly seq: number; readonly result: ChunkResult; readonly chunk: Uint8Array }
+  | { readonly seq: number; readonly error: { readonly message: string; readonly cli: boolean }; readonly chunk: Uint8Array };
 
 /** Worker threads each running the job's processor; results come back by sequence number. */
 class WorkerPool implements ChunkProcessor {
@@ -43,6 +49,9 @@ class WorkerPool implements ChunkProcessor {
   private readonly waiting = new Map<number, { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }>();
   private seq = 0;
   private failure: Error | null = null;
+  /** Buffers back from the workers, to be sent again: chunk buffers, and rows buffers once written. */
+  private readonly spareChunks: ArrayBuffer[] = [];
+  private readonly spareRows: ArrayBuffer[] = [];
 
   constructor(job: Job, size: number) {
     const url = new URL('./worker.js', import.meta.url);
@@ -61,6 +70,7 @@ class WorkerPool implements ChunkProcessor {
     const waiter = this.waiting.get(reply.seq);
     if (!waiter) return;
     this.waiting.delete(reply.seq);
+    this.spareChunks.push(reply.chunk.buffer as ArrayBuffer);
     if ('result' in reply) waiter.resolve(reply.result);
     // A user-facing failure in a worker (e.g. an unreadable robots file) stays user-facing.
     else waiter.reject(reply.error.cli ? new CliError(reply.error.message) : new Error(reply.error.message));
@@ -78,13 +88,23 @@ class WorkerPool implements ChunkProcessor {
     // Chunks are spread round-robin; ordering is restored by the caller, which awaits
     // results in submission order.
     const worker = this.workers[seq % this.workers.length]!;
-    // A copy in a fresh ArrayBuffer, moved to the worker: the chunk's own buffer may be
-    // the reader's, reused for the next read.
-    const own = new Uint8Array(chunk); // (Buffer#slice would share the memory)
+    // A copy, moved to the worker: the chunk's own buffer is the reader's, reused for the
+    // next read. At most `window` spare buffers exist; one too small (a chunk grown by a
+    // long line) is dropped for a larger one.
+    let buffer = this.spareChunks.pop();
+    if (buffer === undefined || buffer.byteLength < chunk.length) buffer = new ArrayBuffer(chunk.length);
+    const own = new Uint8Array(buffer, 0, chunk.length);
+    own.set(chunk);
+    const rows = this.spareRows.pop();
+    const transfer = rows === undefined ? [buffer] : [buffer, rows];
     return new Promise<ChunkResult>((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
-      worker.postMessage({ seq, chunk: own } satisfies WorkerRequest, [own.buffer as ArrayBuffer]);
+      worker.postMessage({ seq, chunk: own, rows: rows === undefined ? null : new Uint8Array(rows) } satisfies WorkerRequest, transfer);
     });
+  }
+
+  recycle(rows: Uint8Array): void {
+    if (this.spareRows.length < this.workers.length * 2) this.spareRows.push(rows.buffer as ArrayBuffer);
   }
 
   async close(): Promise<void> {
@@ -101,7 +121,7 @@ class WorkerPool implements ChunkProcessor {
 export async function runJob(job: Job, input: UrlInput, output: Writable, options: RunOptions): Promise<RunTotals> {
   const pool = options.workers > 1 ? new WorkerPool(job, options.workers) : null;
   try {
-    if (pool !== null) return await runChunks(pool, input, output, { ...options, window: 2 * options.workers, fdOutput: false });
+    if (pool !== null) return await runChunks(pool, input, output, { ...options, window: 2 * options.workers });
     // In this thread one chunk at a time: a processor reuses its buffers (and the reader
     // its own), so the next chunk must not start while one is pending.
     return await runChunks(createProcessor(job), input, output, { ...options, window: 1 });
@@ -119,7 +139,10 @@ export interface ChunkRunOptions {
    */
   readonly window: number;
   readonly chunkBytes?: number;
-  /** See RunOptions.fdOutput; only used with a window of 1. */
+  /**
+   * See RunOptions.fdOutput. With a window of 1, rows go through one reused buffer; with
+   * more, rows a write has finished with go back to the processor (`recycle`).
+   */
   readonly fdOutput?: boolean;
   readonly progress?: ProgressSink | null;
 }
@@ -136,7 +159,11 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
   const maxInFlight = Math.max(1, options.window);
   let bytesRead = 0;
   const emit = async (result: ChunkResult): Promise<void> => {
-    for (const rows of result.rows) await writeAll(output, rows);
+    for (const rows of result.rows) {
+      await writeAll(output, rows);
+      // As below: a file descriptor's stream with nothing queued keeps nothing written.
+      if (options.fdOutput === true && output.writableLength === 0) processor.recycle?.(rows);
+    }
     count(result);
   };
 

@@ -2,6 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createProcessor, type Job } from './jobs.js';
 import { CliError } from './errors.js';
+import { OutputBuffer } from './output.js';
 import type { WorkerReply, WorkerRequest } from './run.js';
 
 const port = parentPort!;
@@ -10,17 +11,19 @@ const processor = createProcessor(workerData as Job);
 /** Chunks are processed one after another: a processor reuses its buffers between awaits. */
 let queue: Promise<void> = Promise.resolve();
 
-async function handle({ seq, chunk }: WorkerRequest): Promise<void> {
+async function handle({ seq, chunk, rows }: WorkerRequest): Promise<void> {
   let reply: WorkerReply;
-  const transfer: ArrayBuffer[] = [];
+  // Rows go into the buffer the pool sent (grown if a chunk needs more), which moves
+  // back with the chunk's: neither side allocates per chunk.
+  const out = new OutputBuffer(rows ?? undefined);
   try {
-    const result = await processor.process(chunk);
-    // Row buffers are fresh copies: hand them over instead of copying them again.
-    for (const rows of result.rows) transfer.push(rows.buffer as ArrayBuffer);
-    reply = { seq, result };
+    const result = await processor.process(chunk, (piece) => out.append(piece));
+    reply = { seq, result: { ...result, rows: [out.view()] }, chunk };
   } catch (error) {
-    reply = { seq, error: { message: (error as Error).message, cli: error instanceof CliError } };
+    reply = { seq, error: { message: (error as Error).message, cli: error instanceof CliError }, chunk };
   }
+  const transfer = [chunk.buffer as ArrayBuffer];
+  if ('result' in reply) transfer.push(out.view().buffer as ArrayBuffer);
   port.postMessage(reply, transfer);
 }
 
