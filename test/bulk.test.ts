@@ -191,6 +191,29 @@ describe('classify rows: each line against its own host, hosts cached and evicte
     }
   });
 
+  it('a batch with more hosts than the cache evicts a quarter at a time, not rebuilding the index per miss', async () => {
+    const engine = new WasmEngine();
+    let rebuilds = 0;
+    const reset = engine.resetHostIndex.bind(engine);
+    engine.resetHostIndex = (capacity: number): void => {
+      rebuilds++;
+      reset(capacity);
+    };
+    const cacheHosts = 8;
+    const processor = new ClassifyProcessor(job(cacheHosts, 'allow'), { load: (host) => bodies.get(host) ?? null }, engine);
+    // One batch naming all 60 hosts (and the host without a file): 61 misses.
+    const some = Array.from({ length: HOSTS + 1 }, (_, k) => (k === HOSTS ? 'https://no-robots.example/x' : `https://h${k}.example/k${k}/x`));
+    const result = await processor.process(encoder.encode(`${some.join('\n')}\n`));
+    const rows = decoder.decode(Buffer.concat(result.rows)).split('\n');
+    rows.pop();
+    expect(rows).toEqual(some.map((url, k) => (k === HOSTS ? `allow\t0\tno-robots.example\t${url}` : `disallow\t2\th${k}.example\t${url}`)));
+    // The first build, then one per eviction of cacheHosts / 4 hosts: 61 misses past a
+    // full cache of 8 make ⌈53 / 2⌉ = 27 evictions. Keeping every host this batch used
+    // made every miss past the eighth rebuild the index (107 rebuilds before the fix).
+    expect(rebuilds).toBeLessThanOrEqual(1 + Math.ceil((HOSTS + 1 - cacheHosts) / (cacheHosts / 4)));
+    expect(rebuilds).toBeGreaterThan(1);
+  });
+
   it('waits for a source that answers asynchronously (as a fetching source would)', async () => {
     const slow = { load: (host: string) => new Promise<Uint8Array | null>((resolve) => setTimeout(() => resolve(bodies.get(host) ?? null), 1)) };
     const processor = new ClassifyProcessor(job(1_000, 'allow'), slow);

@@ -186,23 +186,28 @@ export class ClassifyProcessor implements ChunkProcessor {
 
   /** Caches `entry` (evicting the least recently used quarter when full) and indexes it. */
   private remember(entry: HostEntry): void {
-    const engine = this.engine;
-    if (this.cached >= this.job.cacheHosts) {
-      const live = this.entries.filter((e): e is HostEntry => e !== undefined).map((e) => e.used).sort((a, b) => a - b);
-      const cut = live[Math.floor(live.length / 4)]!;
-      for (let id = 1; id < this.entries.length; id++) {
-        const e = this.entries[id];
-        if (e !== undefined && e.used <= cut && e.used !== entry.used) this.drop(id);
-      }
-      this.rebuildIndex();
-    }
+    if (this.cached >= this.job.cacheHosts) this.evictQuarter();
     const id = this.freeIds.pop() ?? this.entries.length;
     this.entries[id] = entry;
     this.cached++;
-    if (!engine.insertHost(entry.key, entry.hash, id)) {
-      // The index ran out of key space: rebuild it from what is cached now.
-      this.rebuildIndex();
-    }
+    // The index ran out of key space (a dropped host's key bytes come back only when the
+    // index is rebuilt): make room the same way, which also re-adds `entry`.
+    if (!this.engine.insertHost(entry.key, entry.hash, id)) this.evictQuarter();
+  }
+
+  /**
+   * Drops the least recently used quarter of the cached hosts (at least one) and
+   * rebuilds the index. Hosts the current batch uses may go too: their tables already
+   * hold their slots in this batch (a rule that kept them made a batch with more hosts
+   * than the cache evict nothing, and rebuild the index on every miss after).
+   */
+  private evictQuarter(): void {
+    const live: number[] = [];
+    for (let id = 1; id < this.entries.length; id++) if (this.entries[id] !== undefined) live.push(id);
+    live.sort((a, b) => this.entries[a]!.used - this.entries[b]!.used);
+    const drop = Math.max(1, live.length >> 2);
+    for (let k = 0; k < drop; k++) this.drop(live[k]!);
+    this.rebuildIndex();
   }
 
   /** Gives `entry` a slot among this batch's tables (-1: no robots.txt). */
