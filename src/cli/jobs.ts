@@ -198,8 +198,8 @@ export class ClassifyProcessor implements ChunkProcessor {
   /**
    * Drops the least recently used quarter of the cached hosts (at least one) and
    * rebuilds the index. Hosts the current batch uses may go too: their tables already
-   * hold their slots in this batch (a rule that kept them made a batch with more hosts
-   * than the cache evict nothing, and rebuild the index on every miss after).
+   * hold their slots in this batch. (Keeping them let a batch naming more hosts than the
+   * cache holds evict nothing, and every later miss rebuilt the index.)
    */
   private evictQuarter(): void {
     const live: number[] = [];

@@ -31,12 +31,12 @@ export interface RunOptions {
   readonly progress?: ProgressSink | null;
 }
 
-/** Messages between run.ts and worker.ts. */
 /**
- * A chunk for a worker, and a buffer for its rows when the pool has one to spare. Both
- * buffers are moved to the worker, and the reply moves them back (the rows as
- * `result.rows[0]`): the pool recycles them, so a run allocates no memory per chunk (a
- * fresh 1 MB buffer each way per chunk left garbage that V8 collected late).
+ * Messages between run.ts and worker.ts: a chunk for a worker, and a buffer for its rows
+ * when the pool has one to spare. Both buffers are moved to the worker, and the reply
+ * moves them back (the rows as `result.rows[0]`): the pool recycles them, so a run
+ * allocates no memory per chunk (a fresh 1 MB buffer each way per chunk left garbage
+ * that V8 collected late).
  */
 export type WorkerRequest = { readonly seq: number; readonly chunk: Uint8Array; readonly rows: Uint8Array | null };
 export type WorkerReply =

@@ -26,11 +26,11 @@ export async function* readFileReusing(path: string, size = CHUNK_BYTES): AsyncG
 
 /**
  * Yields the input in chunks that each end at a line break (the last one may not): once
- * at least `minBytes` have arrived, everything up to the last line break among them. Every yielded buffer is a view of one buffer
- * this generator reuses (grown only for a line longer than it): valid until the next one
- * is asked for, then overwritten. Memory stays one chunk plus one partial line, with no
- * allocation per chunk (a fresh buffer per chunk left garbage that V8 collected late:
- * about 25 MB of dead chunks resident in a 10M-URL run).
+ * at least `minBytes` have arrived, everything up to the last line break among them.
+ * Every chunk is a view of one buffer this generator reuses (grown only for a line longer
+ * than it): valid until the next one is asked for, then overwritten. Memory stays one
+ * chunk plus one partial line, with no allocation per chunk (a fresh buffer per chunk
+ * left garbage that V8 collected late: about 25 MB of dead chunks in a 10M-URL run).
  * @example for await (const chunk of completeLines(process.stdin)) handle(chunk);
  */
 export async function* completeLines(input: AsyncIterable<Buffer | string>, minBytes = CHUNK_BYTES): AsyncGenerator<Buffer> {
