@@ -2,7 +2,10 @@
 // any split of the input into pieces, in one reused buffer.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { completeLines } from '../src/cli/stream.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { completeLines, readFileReusing } from '../src/cli/stream.js';
 
 async function* piecesOf(bytes: Buffer, cuts: readonly number[], reuse: boolean): AsyncGenerator<Buffer> {
   // A reusing source overwrites one buffer on every read, as readFileReusing does.
@@ -96,5 +99,54 @@ describe('completeLines', () => {
     expect(await chunksOf(piecesOf(Buffer.alloc(0), [], false), 16)).toEqual([]);
     const chunks = await chunksOf(piecesOf(Buffer.from('/a\n/b'), [1, 2], false), 100);
     expect(chunks.map(String)).toEqual(['/a\n/b']);
+  });
+});
+
+describe('readFileReusing', () => {
+  const withFile = async (bytes: Buffer, run: (path: string) => Promise<void>): Promise<void> => {
+    const dir = mkdtempSync(join(tmpdir(), 'robotstxt-stream-'));
+    try {
+      writeFileSync(join(dir, 'urls.txt'), bytes);
+      await run(join(dir, 'urls.txt'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => `/p/${i}\n`).join(''));
+
+  it('reads the file in order in pieces of the given size, each valid until the next is asked for', async () => {
+    await withFile(bytes, async (path) => {
+      const pieces: Buffer[] = [];
+      const buffers = new Set<ArrayBufferLike>();
+      for await (const piece of readFileReusing(path, 64)) {
+        // Copied now: the next read (already running) goes into the other buffer.
+        pieces.push(Buffer.from(piece));
+        buffers.add(piece.buffer);
+        expect(piece.length).toBeLessThanOrEqual(64);
+      }
+      expect(Buffer.concat(pieces).equals(bytes)).toBe(true);
+      expect(pieces.length).toBe(Math.ceil(bytes.length / 64));
+      // Two buffers used in turn (Buffer.allocUnsafe may place both in one pool slab).
+      expect(buffers.size).toBeLessThanOrEqual(2);
+    });
+  });
+
+  it('lets a caller stop early: the read in flight settles and the file closes', async () => {
+    await withFile(bytes, async (path) => {
+      let seen = 0;
+      for await (const piece of readFileReusing(path, 100)) {
+        seen += piece.length;
+        if (seen >= 200) break;
+      }
+      expect(seen).toBe(200);
+    });
+  });
+
+  it('feeds completeLines the same lines as the file holds', async () => {
+    await withFile(bytes, async (path) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of completeLines(readFileReusing(path, 50), 120)) chunks.push(Buffer.from(chunk));
+      expectWellCut(chunks, bytes);
+    });
   });
 });
