@@ -33,10 +33,11 @@ export function machine() {
  * `{ engine, urls, bytes, fn }`: `fn` judges `urls` URLs (`bytes` of input) once.
  */
 export async function measure(tasks, { smoke }) {
-  // Warm-up long enough for V8 to finish tiering up the JS paths (parse + compile runs
-  // at two thirds of its steady speed for its first ~0.7 s of rounds): with 0.2 s, most
-  // of its timed runs were still warming up. Every task gets the same warm-up, the
-  // peers included; the compile scenario reports its cold first pass separately.
+  // Warm-up: at least 1.5 s and 2 runs per task, every engine alike, so that no timed
+  // run is a cold one (a first parse + compile pass of the corpus takes 4 times a warm
+  // one; the compile scenario reports it separately). Alternating runs with 0.2 s
+  // showed no difference beyond this machine's phases (118, 83, 122 MB/s against 81,
+  // 120, 117 for parse + compile): the longer warm-up is a margin, not a fix.
   const bench = new Bench({
     time: smoke ? 1 : 1500,
     iterations: smoke ? 1 : 4,
