@@ -71,11 +71,13 @@ describe('completeLines', () => {
   });
 
   it('yields every chunk out of one buffer: no allocation per chunk', async () => {
-    const input = Buffer.from(Array.from({ length: 5000 }, (_, i) => `/page/${i}`).join('\n') + '\n');
+    // Chunks of 8 KiB and more, above Buffer's 4 KiB pool: a buffer allocated per chunk
+    // would have an ArrayBuffer of its own, not share a pool slab with the others.
+    const input = Buffer.from(Array.from({ length: 30_000 }, (_, i) => `/page/${i}`).join('\n') + '\n');
     const cuts = Array.from({ length: 40 }, (_, i) => Math.floor(((i + 1) * input.length) / 41));
     const buffers = new Set<ArrayBufferLike>();
     let count = 0;
-    for await (const chunk of completeLines(piecesOf(input, cuts, true), 1024)) {
+    for await (const chunk of completeLines(piecesOf(input, cuts, true), 8192)) {
       buffers.add(chunk.buffer);
       count++;
     }
