@@ -15,14 +15,17 @@
 // adds a 32-byte record per trie node (its children's first bytes, its first label
 // bytes), so that a step of the walk is one dependent load from the parent's record to
 // the child's, plus a 16-byte reach record holding the best prefix rules on the way to
-// the node, so that the walk loop keeps no bookkeeping, and turns each wildcard rule into one-byte necessary conditions
-// laid out so that 16 rules are tested in a handful of vector operations: its pieces
-// contain certain "class bytes" (16 per table, the rarest its rules contain), the path is
+// the node, so that the walk loop keeps no bookkeeping, and turns each wildcard rule into
+// necessary conditions laid out so that 16 rules are tested in a handful of vector
+// operations: its pieces contain certain "classes" (16 per table, the rarest its rules
+// contain: pairs of adjacent bytes, or single bytes when the table has more rules than
+// classes, since a byte is shared between rules far more often than a pair), the path is
 // at least as long as its pieces, the path's second and third bytes are its first
 // piece's, and an anchored rule's last two bytes end the path. One pass over the path
-// builds its class set (four nibble-table lookups per 16 bytes). Only the rules passing
-// them all are matched for real: 0.75 per URL on the bench's 100-rule file, 4.8% of
-// (URL, rule) pairs on the corpus's real URLs.
+// builds its class set (nibble-table lookups of each byte and of the byte after it, per
+// 16 bytes). Only the rules passing them all are matched for real: 0.26 per URL on the
+// bench's 100-rule file (0.75 with byte classes only), and on the corpus's real URLs
+// 0.34 rules per URL that then fail to match (0.46 with byte classes only).
 
 import { equalBytes, lanesBelow } from './scan';
 import {
@@ -42,11 +45,17 @@ export let decidedLine: u32 = 0;
 //    4 u32 blockCount     ⌈count / 16⌉
 //    8 u32 slashNode      the root's child when it is its only one and its label is "/" (as
 //                         when every rule starts with '/'), else 0: where a walk starts
-//   12 u32 reserved
-//   16 u8[16] classBytes   the bytes of classes 0‥15 (class b is bit b of a rule's required set); 0 when unused
-//   32 v128 classLow[2]   nibble tables of classes 0‥7 and 8‥15: byte c is in class
-//   64 v128 classHigh[2]  8h + b when bit b is set in classHigh[h][c >> 4] and classLow[h][c & 15]
-//   96 blocks[blockCount], BLOCK_SIZE bytes each, rules 16 × block … 16 × block + 15
+//   12 u16 singles        bit b set: class b is one byte; clear: a pair of adjacent bytes
+//   14 u16 classCount     classes in use (0‥16)
+//   16 u8[16] classFirst  the (first) byte of classes 0‥15 (class b is bit b of a rule's
+//                         required set); 0 when unused
+//   32 u8[16] classSecond the second byte of pair classes
+//   48 v128 classLow[2]   nibble tables of the first bytes of classes 0‥7 and 8‥15: byte c
+//   80 v128 classHigh[2]  can start class 8h + b when bit b is set in classHigh[h][c >> 4]
+//                         and classLow[h][c & 15]
+//  112 v128 secondLow[2]  likewise for the second byte of pair classes (single-byte classes
+//  144 v128 secondHigh[2] have no bits here)
+//  176 blocks[blockCount], BLOCK_SIZE bytes each, rules 16 × block … 16 × block + 15
 //      (in table order, so priorities descend across blocks), one byte lane per rule:
 //        0 v128 required[2] bits of classes 0‥7, then 8‥15, that the rule's pieces contain
 //       32 v128 minLength   bytes of its pieces, capped at 254
@@ -74,11 +83,16 @@ export let decidedLine: u32 = 0;
 //        8 i32 disallowPrio likewise for N_PREFIX_DISALLOW
 //       12 u32 disallowLine
 //    … depth[nodeCount], u32 each: path bytes from the root to the node (built with reach)
-const I_HEADER: u32 = 96;
+const I_HEADER: u32 = 176;
 const I_SLASH_NODE: u32 = 8;
-const I_CLASS_BYTES: u32 = 16;
-const I_CLASS_LOW: u32 = 32;
-const I_CLASS_HIGH: u32 = 64;
+const I_SINGLES: u32 = 12;
+const I_CLASS_COUNT: u32 = 14;
+const I_CLASS_FIRST: u32 = 16;
+const I_CLASS_SECOND: u32 = 32;
+const I_CLASS_LOW: u32 = 48;
+const I_CLASS_HIGH: u32 = 80;
+const I_SECOND_LOW: u32 = 112;
+const I_SECOND_HIGH: u32 = 144;
 const BLOCK_SIZE: u32 = 240;
 const B_REQUIRED: u32 = 0;
 const B_MIN_LENGTH: u32 = 32;
@@ -137,28 +151,45 @@ const TAIL_MASKS: usize = memory.data<u8>([
 ]);
 
 /**
- * The class bits of the bytes in p[0, n): each 16-byte step classifies every lane with
- * two nibble lookups per group of 8 classes and ORs the lanes into an accumulator; lanes
- * past `n` are masked. Reads up to 15 bytes past p + n.
+ * The classes found in p[0, n): class b when its byte occurs, or, for a pair class, its two
+ * bytes occur next to each other. Each 16-byte step looks up the nibbles of every lane
+ * (which classes it can start) and of the lane after it (which pairs it can end), per
+ * group of 8 classes, and ORs the lanes into an accumulator; lanes past `n` are masked,
+ * and so is a pair's second byte past `n`. Reads up to 16 bytes past p + n. With `both`
+ * false, only classes 0‥7 (the only ones of a table with at most 8).
  */
-@inline function classSet(index: usize, p: usize, n: u32): u32 {
+@inline function classSet(index: usize, p: usize, n: u32, both: bool): u32 {
   const low0 = v128.load(index, I_CLASS_LOW);
   const high0 = v128.load(index, I_CLASS_HIGH);
   const low1 = v128.load(index, I_CLASS_LOW + 16);
   const high1 = v128.load(index, I_CLASS_HIGH + 16);
+  const secondLow0 = v128.load(index, I_SECOND_LOW);
+  const secondHigh0 = v128.load(index, I_SECOND_HIGH);
+  const secondLow1 = v128.load(index, I_SECOND_LOW + 16);
+  const secondHigh1 = v128.load(index, I_SECOND_HIGH + 16);
+  const singles0 = i8x16.splat(load<u8>(index, I_SINGLES));
+  const singles1 = i8x16.splat(load<u8>(index, I_SINGLES + 1));
   const nibble = i8x16.splat(15);
   let acc0 = i8x16.splat(0);
   let acc1 = i8x16.splat(0);
-  // Invariant: acc0, acc1 hold the classes of p[0, i). ⌈n / 16⌉ steps.
+  // Invariant: acc0, acc1 hold the classes of p[0, i) (a pair counted where it starts). ⌈n / 16⌉ steps.
   for (let i: u32 = 0; i < n; i += 16) {
     const v = v128.load(p + i);
+    const w = v128.load(p + i + 1);
     const hi = i8x16.shr_u(v, 4);
     const lo = v128.and(v, nibble);
+    const hi2 = i8x16.shr_u(w, 4);
+    const lo2 = v128.and(w, nibble);
     const tail = v128.load(TAIL_MASKS + 16 - min<u32>(16, n - i));
-    acc0 = v128.or(acc0, v128.and(v128.and(i8x16.swizzle(high0, hi), i8x16.swizzle(low0, lo)), tail));
-    acc1 = v128.or(acc1, v128.and(v128.and(i8x16.swizzle(high1, hi), i8x16.swizzle(low1, lo)), tail));
+    const tail2 = v128.load(TAIL_MASKS + 16 - min<u32>(16, n - i - 1));
+    const ends0 = v128.or(v128.and(v128.and(i8x16.swizzle(secondHigh0, hi2), i8x16.swizzle(secondLow0, lo2)), tail2), singles0);
+    acc0 = v128.or(acc0, v128.and(v128.and(v128.and(i8x16.swizzle(high0, hi), i8x16.swizzle(low0, lo)), ends0), tail));
+    if (both) {
+      const ends1 = v128.or(v128.and(v128.and(i8x16.swizzle(secondHigh1, hi2), i8x16.swizzle(secondLow1, lo2)), tail2), singles1);
+      acc1 = v128.or(acc1, v128.and(v128.and(v128.and(i8x16.swizzle(high1, hi), i8x16.swizzle(low1, lo)), ends1), tail));
+    }
   }
-  return orBytes(acc0) | (orBytes(acc1) << 8);
+  return both ? orBytes(acc0) | (orBytes(acc1) << 8) : orBytes(acc0);
 }
 
 /** The OR of the 16 bytes of `v`. */
@@ -190,40 +221,70 @@ export function indexBytes(table: usize): u32 {
   return indexBytesFor(load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT));
 }
 
-/** Class bits (of the current class bytes in `index`) of the bytes of the pieces of `rule`. */
+/**
+ * A class as `classKey` spells it: the first byte, the second byte << 8, or SINGLE for a
+ * one-byte class.
+ */
+const SINGLE: u32 = 1 << 16;
+
+/** The key of class b of `index`. */
+@inline function classKey(index: usize, b: u32): u32 {
+  const first = <u32>load<u8>(index + I_CLASS_FIRST + b);
+  return ((<u32>load<u16>(index, I_SINGLES) >> b) & 1) != 0 ? first | SINGLE : first | (<u32>load<u8>(index + I_CLASS_SECOND + b) << 8);
+}
+
+/**
+ * The class keys that byte k of a piece of m bytes proves a matching path holds: the byte
+ * itself, and the pair it starts when the piece goes on (a pair across a `*` proves
+ * nothing). A one-byte class of c is in every piece holding c.
+ */
+@inline function holds(key: u32, bytes: usize, k: u32, m: u32): bool {
+  if ((key & 0xff) != <u32>load<u8>(bytes + k)) return false;
+  return (key & SINGLE) != 0 || (k + 1 < m && (key >> 8) == <u32>load<u8>(bytes + k + 1));
+}
+
+/** Class bits (of the first `classCount` classes in `index`) that the pieces of `rule` hold. */
 function ruleClasses(table: usize, index: usize, rule: usize, classCount: u32): u32 {
   const segs = table + load<u32>(table, H_SEGMENTS_OFFSET) + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
   const pieces = load<u32>(rule, W_SEGMENT_COUNT);
   let bits: u32 = 0;
-  for (let s: u32 = 0; s < pieces; s++) {
-    const seg = segs + <usize>s * SEGMENT_SIZE;
-    const bytes = table + load<u32>(seg, S_BYTES_OFFSET);
-    const m = load<u32>(seg, S_LENGTH);
-    for (let k: u32 = 0; k < m; k++) {
-      const c = load<u8>(bytes + k);
-      for (let b: u32 = 0; b < classCount; b++) if (load<u8>(index + I_CLASS_BYTES + b) == c) bits |= 1 << b;
+  for (let b: u32 = 0; b < classCount; b++) {
+    const key = classKey(index, b);
+    for (let s: u32 = 0; s < pieces && (bits & (1 << b)) == 0; s++) {
+      const seg = segs + <usize>s * SEGMENT_SIZE;
+      const bytes = table + load<u32>(seg, S_BYTES_OFFSET);
+      const m = load<u32>(seg, S_LENGTH);
+      for (let k: u32 = 0; k < m; k++) if (holds(key, bytes, k, m)) { bits |= 1 << b; break; }
     }
   }
   return bits;
 }
 
-/** The rarest byte of `rule`'s pieces that is not yet a class byte, or -1. */
-function rarestNewByte(table: usize, index: usize, rule: usize, classCount: u32): i32 {
+/**
+ * The rarest class of `rule` not yet among the first `classCount`, as a key, or -1. With
+ * `pairs`, a pair of adjacent bytes of one piece (rarer than either byte) or a one-byte
+ * piece's byte; else one byte. A pair's rarity is the sum of its bytes' (a sum of ranks,
+ * as of log-frequencies).
+ */
+function rarestNewClass(table: usize, index: usize, rule: usize, classCount: u32, pairs: bool): i64 {
   const segs = table + load<u32>(table, H_SEGMENTS_OFFSET) + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
   const pieces = load<u32>(rule, W_SEGMENT_COUNT);
-  let best: i32 = -1;
+  let best: i64 = -1;
   let bestRarity: u32 = 0;
   for (let s: u32 = 0; s < pieces; s++) {
     const seg = segs + <usize>s * SEGMENT_SIZE;
     const bytes = table + load<u32>(seg, S_BYTES_OFFSET);
     const m = load<u32>(seg, S_LENGTH);
-    for (let k: u32 = 0; k < m; k++) {
+    const pair = pairs && m >= 2;
+    const starts = pair ? m - 1 : m;
+    for (let k: u32 = 0; k < starts; k++) {
       const c = <u32>load<u8>(bytes + k);
-      const r = rarity(c);
+      const key = pair ? c | (<u32>load<u8>(bytes + k + 1) << 8) : c | SINGLE;
+      const r = pair ? rarity(c) + rarity(key >> 8) : rarity(c);
       if (best >= 0 && r <= bestRarity) continue;
       let known = false;
-      for (let b: u32 = 0; b < classCount; b++) if (load<u8>(index + I_CLASS_BYTES + b) == c) known = true;
-      if (!known) { best = <i32>c; bestRarity = r; }
+      for (let b: u32 = 0; b < classCount; b++) if (classKey(index, b) == key) known = true;
+      if (!known) { best = <i64>key; bestRarity = r; }
     }
   }
   return best;
@@ -231,8 +292,8 @@ function rarestNewByte(table: usize, index: usize, rule: usize, classCount: u32)
 
 /**
  * Builds the RuleIndex of `table` at `index`: O(total pattern bytes × CLASS_COUNT).
- * Class bytes are chosen greedily in priority order: in round k, every rule with fewer
- * than k of its bytes among the classes adds its rarest other byte, until 16 are chosen.
+ * Classes are chosen greedily in priority order: in round k, every rule holding fewer
+ * than k of the classes adds its rarest other one, until 16 are chosen.
  */
 export function indexTable(table: usize, index: usize): void {
   const count = load<u32>(table, H_WILDCARD_COUNT);
@@ -248,18 +309,24 @@ export function indexTable(table: usize, index: usize): void {
     for (let i: u32 = 0; i < count && classCount < CLASS_COUNT; i++) {
       const rule = wild + <usize>i * WILDCARD_SIZE;
       if (<u32>popcnt(ruleClasses(table, index, rule, classCount)) >= round) continue;
-      const c = rarestNewByte(table, index, rule, classCount);
-      if (c >= 0) { store<u8>(index + I_CLASS_BYTES + classCount, <u8>c); classCount++; }
+      // A pair rarely serves another rule, a rare byte often does: pairs only while every
+      // rule left could still get a class of its own.
+      const key = rarestNewClass(table, index, rule, classCount, count - i <= CLASS_COUNT - classCount);
+      if (key < 0) continue;
+      store<u8>(index + I_CLASS_FIRST + classCount, <u8>key);
+      if ((<u32>key & SINGLE) != 0) store<u16>(index, <u32>load<u16>(index, I_SINGLES) | (<u32>1 << classCount), I_SINGLES);
+      else store<u8>(index + I_CLASS_SECOND + classCount, <u8>(key >> 8));
+      classCount++;
     }
   }
+  store<u16>(index, classCount, I_CLASS_COUNT);
   for (let b: u32 = 0; b < classCount; b++) {
-    const c = <u32>load<u8>(index + I_CLASS_BYTES + b);
     const group = <usize>(b >> 3) << 4;
     const bit = <u32>1 << (b & 7);
-    const low = index + I_CLASS_LOW + group + (c & 15);
-    const high = index + I_CLASS_HIGH + group + (c >> 4);
-    store<u8>(low, <u32>load<u8>(low) | bit);
-    store<u8>(high, <u32>load<u8>(high) | bit);
+    setNibbles(index + I_CLASS_LOW + group, index + I_CLASS_HIGH + group, load<u8>(index + I_CLASS_FIRST + b), bit);
+    if (((<u32>load<u16>(index, I_SINGLES) >> b) & 1) == 0) {
+      setNibbles(index + I_SECOND_LOW + group, index + I_SECOND_HIGH + group, load<u8>(index + I_CLASS_SECOND + b), bit);
+    }
   }
 
   for (let i: u32 = 0; i < blocks * 16; i++) {
@@ -343,6 +410,12 @@ export function indexTable(table: usize, index: usize): void {
       store<u32>(depth + (<usize>child << 2), d + load<u32>(nodes + <usize>child * NODE_SIZE, N_LABEL_LENGTH));
     }
   }
+}
+
+/** Sets `bit` for byte c in the nibble tables at `low` and `high`. */
+@inline function setNibbles(low: usize, high: usize, c: u32, bit: u32): void {
+  store<u8>(low + (c & 15), <u32>load<u8>(low + (c & 15)) | bit);
+  store<u8>(high + (c >> 4), <u32>load<u8>(high + (c >> 4)) | bit);
 }
 
 /** 0xff in the lanes of `block` whose byte at `field` is `c` or whose `any` lane is set. */
@@ -536,7 +609,8 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
     // Every condition of the RuleIndex holds for any path a rule matches, so a rule
     // failing one is skipped; 16 rules are tested per block.
-    const classes = ~classSet(index, path, len);
+    // (A predictable branch: it goes the same way for every URL of a table.)
+    const classes = ~(load<u16>(index, I_CLASS_COUNT) > 8 ? classSet(index, path, len, true) : classSet(index, path, len, false));
     const notClasses0 = i8x16.splat(<u8>classes);
     const notClasses1 = i8x16.splat(<u8>(classes >> 8));
     const lenSplat = i8x16.splat(<u8>min<u32>(len, MIN_LENGTH_CAP));

@@ -64,6 +64,37 @@ describe('RuleIndex conditions at their edges', () => {
     agrees(body(rules), urls);
   });
 
+  it('pair classes: a pair found at every position of paths of 3 to 41 bytes, across 16-byte steps, up to the last byte', () => {
+    // Few rules, so every class is a pair of adjacent bytes (xy, qz, kw).
+    const rules = ['Disallow: /*xy', 'Allow: /*qz$', 'Disallow: /*kw*m'];
+    const urls: string[] = [];
+    for (let n = 3; n <= 41; n++) {
+      // The pair at path[k], path[k + 1]; the path is n bytes long.
+      for (let k = 1; k + 1 < n; k++) {
+        const at = (pair: string): string => `/${'a'.repeat(k - 1)}${pair}${'a'.repeat(n - k - 2)}`;
+        urls.push(at('xy'), at('qz'), `${at('kw')}m`, at('x-'), `${at('x-')}y`);
+      }
+    }
+    agrees(body(rules), urls);
+  });
+
+  it('pair classes: a pair across a `*` proves nothing, even when another rule has it', () => {
+    const rules = ['Disallow: /*ab*cd', 'Allow: /*bc', 'Allow: /x*y', 'Disallow: /*xy', 'Disallow: /*e*f$', 'Allow: /*ef'];
+    agrees(body(rules), ['/abcd', '/ab-cd', '/a-bcd', '/bc', '/xy', '/x-y', '/ef', '/e-f', '/fe', '/e', '/f']);
+  });
+
+  it('more wildcard rules than classes: single bytes shared between rules, pairs where they fit', () => {
+    const letters = 'bcdfghjklmnpqrstvwxz';
+    const rules: string[] = [];
+    const urls: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const pair = `${letters[i % letters.length]}${letters[(i * 7 + 3) % letters.length]}`;
+      rules.push(`${i % 2 ? 'Allow' : 'Disallow'}: /*${pair}${i}`);
+      urls.push(`/o${pair}${i}`, `/o${pair[0]}-${pair[1]}${i}`, `/${pair}${i}/o`);
+    }
+    agrees(body(rules), urls);
+  });
+
   it('pieces longer than the 254-byte length cap, and paths around it', () => {
     const long = 'p'.repeat(300);
     const rules = [`Disallow: /*${long}`, `Allow: /${'p'.repeat(250)}*q`];
@@ -108,6 +139,15 @@ describe('RuleIndex: random wildcard-heavy tables', () => {
     .map(([pieces, anchored]) => `/${pieces.join('*')}${pieces.length > 1 || anchored ? '' : '*'}${anchored ? '$' : ''}`);
   const rule = fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern).map(([k, p]) => `${k}: ${p}`);
   const url = fc.array(byte, { maxLength: 12 }).map((b) => `/${b.join('')}`);
+  const longUrl = fc.array(byte, { minLength: 12, maxLength: 40 }).map((b) => `/${b.join('')}`);
+  it('100 tables × 30 URLs of 13 to 41 bytes (classes found across 16-byte steps) agree with the reference', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 20 }), fc.array(longUrl, { minLength: 30, maxLength: 30 }), (rules, urls) => {
+        agrees(body(rules), urls);
+      }),
+      { numRuns: 100 },
+    );
+  }, 60_000);
   it('300 tables × 30 URLs × both profiles agree with the reference', () => {
     fc.assert(
       fc.property(fc.array(rule, { minLength: 1, maxLength: 60 }), fc.array(url, { minLength: 30, maxLength: 30 }), (rules, urls) => {
