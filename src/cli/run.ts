@@ -54,6 +54,15 @@ export type WorkerReply =
  */
 export const WORKER_YOUNG_GENERATION_MB = 3;
 
+/**
+ * Spare room in a chunk buffer sent to a worker. Chunks end at a line break, so their
+ * lengths differ by up to a line from one to the next; a buffer sized to one chunk was
+ * too small for a later one a quarter of the time and dropped for a new one, and those
+ * dead buffers (about 24 MB per 10M URLs) waited for a full GC, which the main thread's
+ * few allocations rarely bring: 12 MiB more peak RSS.
+ */
+const CHUNK_HEADROOM = 1 / 8;
+
 /** Worker threads each running the job's processor; results come back by sequence number. */
 class WorkerPool implements ChunkProcessor {
   private readonly workers: Worker[];
@@ -103,7 +112,7 @@ class WorkerPool implements ChunkProcessor {
     // next read. At most `window` spare buffers exist; one too small (a chunk grown by a
     // long line) is dropped for a larger one.
     let buffer = this.spareChunks.pop();
-    if (buffer === undefined || buffer.byteLength < chunk.length) buffer = new ArrayBuffer(chunk.length);
+    if (buffer === undefined || buffer.byteLength < chunk.length) buffer = new ArrayBuffer(Math.ceil(chunk.length * (1 + CHUNK_HEADROOM)));
     const own = new Uint8Array(buffer, 0, chunk.length);
     own.set(chunk);
     const rows = this.spareRows.pop();
