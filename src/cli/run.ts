@@ -63,6 +63,15 @@ export const WORKER_YOUNG_GENERATION_MB = 3;
  */
 const CHUNK_HEADROOM = 1 / 8;
 
+/**
+ * Bytes of a new buffer that carries a chunk of `length` bytes to a worker and is then
+ * reused for later chunks, whose lengths differ by up to a line.
+ * @example chunkBufferBytes(1 << 20) // 1179648
+ */
+export function chunkBufferBytes(length: number): number {
+  return Math.ceil(length * (1 + CHUNK_HEADROOM));
+}
+
 /** Worker threads each running the job's processor; results come back by sequence number. */
 class WorkerPool implements ChunkProcessor {
   private readonly workers: Worker[];
@@ -112,7 +121,7 @@ class WorkerPool implements ChunkProcessor {
     // next read. At most `window` spare buffers exist; one too small (a chunk grown by a
     // long line) is dropped for a larger one.
     let buffer = this.spareChunks.pop();
-    if (buffer === undefined || buffer.byteLength < chunk.length) buffer = new ArrayBuffer(Math.ceil(chunk.length * (1 + CHUNK_HEADROOM)));
+    if (buffer === undefined || buffer.byteLength < chunk.length) buffer = new ArrayBuffer(chunkBufferBytes(chunk.length));
     const own = new Uint8Array(buffer, 0, chunk.length);
     own.set(chunk);
     const rows = this.spareRows.pop();
