@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { completeLines, readFileReusing } from '../src/cli/stream.js';
+import { chunkBufferBytes } from '../src/cli/run.js';
 
 async function* piecesOf(bytes: Buffer, cuts: readonly number[], reuse: boolean): AsyncGenerator<Buffer> {
   // A reusing source overwrites one buffer on every read, as readFileReusing does.
@@ -153,5 +154,27 @@ describe('readFileReusing', () => {
       for await (const chunk of completeLines(readFileReusing(path, 50), 120)) chunks.push(Buffer.from(chunk));
       expectWellCut(chunks, bytes);
     });
+  });
+});
+
+describe('chunk buffers for workers (src/cli/run.ts)', () => {
+  it('a buffer made for one chunk holds the later chunks of lines of varying length', async () => {
+    // URLs of 20 to 219 bytes: chunk lengths differ by up to a line from one to the next.
+    // A buffer sized exactly to its first chunk was too small for a later one about a
+    // quarter of the time, and each too-small buffer was dropped for a new one.
+    let seed = 7;
+    const lines: string[] = [];
+    for (let i = 0; i < 4000; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      lines.push(`https://h${i % 97}.example/${'p'.repeat(20 + (seed % 200))}`);
+    }
+    const bytes = Buffer.from(lines.join('\n') + '\n');
+    const cuts: number[] = [];
+    for (let at = 8192; at < bytes.length; at += 8192) cuts.push(at);
+    const chunks = await chunksOf(piecesOf(bytes, cuts, true), 8192);
+    expect(chunks.length).toBeGreaterThan(20);
+    const capacity = chunkBufferBytes(chunks[0]!.length);
+    // The last chunk is the input's rest, shorter: every full one must fit.
+    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(capacity);
   });
 });
