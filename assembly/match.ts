@@ -234,9 +234,9 @@ const SINGLE: u32 = 1 << 16;
 }
 
 /**
- * The class keys that byte k of a piece of m bytes proves a matching path holds: the byte
- * itself, and the pair it starts when the piece goes on (a pair across a `*` proves
- * nothing). A one-byte class of c is in every piece holding c.
+ * Whether byte k of a piece of m bytes proves that a path the rule matches holds class
+ * `key`: a one-byte class of that byte, or the pair that byte starts when the piece goes
+ * on past it (a pair across a `*` proves nothing).
  */
 @inline function holds(key: u32, bytes: usize, k: u32, m: u32): bool {
   if ((key & 0xff) != <u32>load<u8>(bytes + k)) return false;
