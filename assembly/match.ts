@@ -227,10 +227,15 @@ export function indexBytes(table: usize): u32 {
  */
 const SINGLE: u32 = 1 << 16;
 
+/** Whether class b of `index` is one byte (else a pair). */
+@inline function isSingle(index: usize, b: u32): bool {
+  return ((<u32>load<u16>(index, I_SINGLES) >> b) & 1) != 0;
+}
+
 /** The key of class b of `index`. */
 @inline function classKey(index: usize, b: u32): u32 {
   const first = <u32>load<u8>(index + I_CLASS_FIRST + b);
-  return ((<u32>load<u16>(index, I_SINGLES) >> b) & 1) != 0 ? first | SINGLE : first | (<u32>load<u8>(index + I_CLASS_SECOND + b) << 8);
+  return isSingle(index, b) ? first | SINGLE : first | (<u32>load<u8>(index + I_CLASS_SECOND + b) << 8);
 }
 
 /**
@@ -266,10 +271,10 @@ function ruleClasses(table: usize, index: usize, rule: usize, classCount: u32): 
  * piece's byte; else one byte. A pair's rarity is the sum of its bytes' (a sum of ranks,
  * as of log-frequencies).
  */
-function rarestNewClass(table: usize, index: usize, rule: usize, classCount: u32, pairs: bool): i64 {
+function rarestNewClass(table: usize, index: usize, rule: usize, classCount: u32, pairs: bool): i32 {
   const segs = table + load<u32>(table, H_SEGMENTS_OFFSET) + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
   const pieces = load<u32>(rule, W_SEGMENT_COUNT);
-  let best: i64 = -1;
+  let best: i32 = -1;
   let bestRarity: u32 = 0;
   for (let s: u32 = 0; s < pieces; s++) {
     const seg = segs + <usize>s * SEGMENT_SIZE;
@@ -284,7 +289,7 @@ function rarestNewClass(table: usize, index: usize, rule: usize, classCount: u32
       if (best >= 0 && r <= bestRarity) continue;
       let known = false;
       for (let b: u32 = 0; b < classCount; b++) if (classKey(index, b) == key) known = true;
-      if (!known) { best = <i64>key; bestRarity = r; }
+      if (!known) { best = <i32>key; bestRarity = r; }
     }
   }
   return best;
@@ -324,7 +329,7 @@ export function indexTable(table: usize, index: usize): void {
     const group = <usize>(b >> 3) << 4;
     const bit = <u32>1 << (b & 7);
     setNibbles(index + I_CLASS_LOW + group, index + I_CLASS_HIGH + group, load<u8>(index + I_CLASS_FIRST + b), bit);
-    if (((<u32>load<u16>(index, I_SINGLES) >> b) & 1) == 0) {
+    if (!isSingle(index, b)) {
       setNibbles(index + I_SECOND_LOW + group, index + I_SECOND_HIGH + group, load<u8>(index + I_CLASS_SECOND + b), bit);
     }
   }
