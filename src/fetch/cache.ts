@@ -12,7 +12,7 @@ import { LruMap } from './lru.js';
 export const UNREACHABLE_LIMIT_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Options of {@link RobotsCache}. Fetch options are passed to every {@link fetchRobots} call. */
-export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal'> {
+export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal' | 'revalidate'> {
   /**
    * The product token matched against user-agent lines (RFC 9309 §2.2.1), e.g. `ExampleBot`.
    * Default: derived from `userAgent` by {@link productTokenOf}.
@@ -50,7 +50,10 @@ export interface RobotsCacheEntry {
   readonly basis: RobotsCacheBasis;
   /** The latest fetch. */
   readonly result: RobotsFetchResult;
-  /** The latest `ok` fetch, kept while robots.txt is unreachable. */
+  /**
+   * The latest `ok` fetch, kept while robots.txt is unreachable and revalidated when the
+   * entry expires (its `cacheHeaders` hold the validators sent back).
+   */
   readonly lastGood: RobotsFetchResult | undefined;
   /** When the current run of unreachable fetches began, ms since the epoch. */
   readonly unreachableSince: number | undefined;
@@ -121,7 +124,11 @@ function checkMs(value: unknown, name: string): number {
  *
  * Freshness (RFC 9309 §2.4): `Cache-Control: max-age` / `Expires` are honoured, `no-store`
  * and `no-cache` mean "fetch again next time", and nothing is used for more than 24 hours
- * unless robots.txt is unreachable. While unreachable (§2.3.1.4) the last good copy stays
+ * unless robots.txt is unreachable. An expired copy whose response had an `ETag` or
+ * `Last-Modified` is revalidated (`If-None-Match` / `If-Modified-Since`, RFC 9111 §4.3):
+ * a 304 keeps the same `Robots` (not parsed again) with an expiry computed from the 304's
+ * headers, and the entry's `result.reason` is `'not-modified'`. Only a copy the cache still
+ * holds is revalidated: an evicted, `no-store` or 4xx/5xx entry is fetched unconditionally. While unreachable (§2.3.1.4) the last good copy stays
  * in force; without one, everything is disallowed; after 30 days unreachable the site is
  * treated as unavailable (allow-all). Unreachable origins are retried every
  * `unreachableRetryMs` (or after `Retry-After`).
@@ -196,11 +203,16 @@ export class RobotsCache implements RobotsCacheAgent {
     const entry = this.entries.get(origin);
     if (entry !== undefined && this.now() < entry.expiresAt) return Promise.resolve(entry);
     // One fetch per origin in flight: registered synchronously, so every caller that
-    // arrives before it settles shares it.
+    // arrives before it settles shares it (a revalidation too).
     const running = this.inflight.get(origin);
     if (running !== undefined) return running;
+    // RFC 9111 §4.3.1: revalidate the last good copy this cache holds. A 304 only ever
+    // stands for a 200 (RFC 9110 §15.4.5), so a cached 4xx (§2.3.1.3) or unreachable
+    // outcome (§2.3.1.4) is asked for again in full.
+    const stored = entry?.lastGood;
+    const options = stored === undefined ? this.fetchOptions : { ...this.fetchOptions, revalidate: stored };
     const promise = this.limiter
-      .run(() => fetchRobots(origin, this.fetchOptions))
+      .run(() => fetchRobots(origin, options))
       .then((result) => this.settle(origin, result))
       .finally(() => this.inflight.delete(origin));
     this.inflight.set(origin, promise);

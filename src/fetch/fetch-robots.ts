@@ -15,6 +15,7 @@ export type RobotsFetchStatus = 'ok' | 'unavailable' | 'unreachable';
 /** Why a fetch ended with its status; stable strings for logs and tests. */
 export type RobotsFetchReason =
   | 'success' //             2xx
+  | 'not-modified' //        304 to a revalidation: the stored rules stay (RFC 9111 §4.3.3)
   | 'client-error' //        4xx other than 429
   | 'too-many-redirects' //  a redirect beyond `maxRedirects`
   | 'redirect-loop' //       a redirect back to a URL already requested
@@ -52,6 +53,29 @@ export interface FetchRobotsOptions {
   now?: () => number;
   /** Cancels the fetch; the promise then rejects with `signal.reason`. */
   signal?: AbortSignal;
+  /**
+   * A stored `ok` result for the same URL to revalidate (RFC 9111 §4.3.1). When its
+   * `cacheHeaders` hold an `ETag` or `Last-Modified`, the request to its `finalUrl` carries
+   * `If-None-Match` / `If-Modified-Since`, and a 304 returns its `robots` (not parsed again)
+   * with reason `'not-modified'` and a new expiry. Without validators the fetch is unconditional.
+   */
+  revalidate?: RobotsFetchResult;
+}
+
+/**
+ * The header fields of a 2xx response that a later revalidation needs (RFC 9111 §4.3):
+ * the validators to send back and the freshness fields a 304 may leave out. Only the
+ * fields the response carried are present.
+ */
+export interface RobotsCacheHeaders {
+  /** `ETag` (RFC 9110 §8.8.3), sent back as `If-None-Match`. */
+  readonly etag?: string;
+  /** `Last-Modified` (RFC 9110 §8.8.2), sent back as `If-Modified-Since`. */
+  readonly lastModified?: string;
+  /** `Cache-Control`, still in force after a 304 that sends none (RFC 9111 §4.3.4). */
+  readonly cacheControl?: string;
+  /** `Expires`, likewise. */
+  readonly expires?: string;
 }
 
 /** The outcome of one robots.txt fetch. `robots` is always usable. */
@@ -88,6 +112,12 @@ export interface RobotsFetchResult {
   readonly byteLength: number;
   /** The network error's message, for `timeout` and `network-error`. */
   readonly error?: string;
+  /**
+   * For `ok` results: the response's validators and freshness fields, kept for a later
+   * revalidation (see {@link FetchRobotsOptions.revalidate}). After a 304 they are the stored
+   * ones updated with those the 304 sent (RFC 9111 §4.3.4).
+   */
+  readonly cacheHeaders?: RobotsCacheHeaders;
 }
 
 /**
@@ -225,6 +255,11 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
   o.signal?.throwIfAborted();
   const fetchedAt = o.now();
   const url = startUrl.href;
+  const stored = checkRevalidate(options.revalidate, url, o.profile);
+  const validators = stored?.cacheHeaders ?? {};
+  // RFC 9111 §4.3.1: a validation request carries the stored response's validators; with
+  // none there is nothing to validate and the request stays unconditional.
+  let conditional = validators.etag !== undefined || validators.lastModified !== undefined;
   const redirects: string[] = [];
   let finalUrl = url;
 
@@ -270,11 +305,20 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
         timedOut = 'headers';
         controller.abort(new Error(`robots.txt response headers exceeded headersTimeoutMs (${o.headersTimeoutMs} ms)`));
       }, o.headersTimeoutMs);
+      // The validators describe the representation at the stored chain's end, so only the
+      // request for that URL is made conditional (RFC 9110 §13.1: preconditions are
+      // evaluated against the target resource).
+      const sentConditional = conditional && stored !== undefined && finalUrl === stored.finalUrl;
       let response: Response;
       try {
         // RFC 9309 §2.3.1.2: redirects are followed by hand to count them, keep the chain
         // and apply the rules to the initial authority.
-        response = await o.fetch(finalUrl, { method: 'GET', redirect: 'manual', headers, signal: controller.signal });
+        response = await o.fetch(finalUrl, {
+          method: 'GET',
+          redirect: 'manual',
+          headers: sentConditional ? { ...headers, ...conditionalHeaders(validators) } : headers,
+          signal: controller.signal,
+        });
       } finally {
         clearTimeout(headersTimer);
       }
@@ -299,9 +343,37 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
           noStore: hints.noStore,
           truncated: robots.truncated,
           byteLength: robots.byteLength,
+          cacheHeaders: cacheHeadersOf(response.headers),
         };
       }
       await discardBody(response);
+
+      if (status === 304 && sentConditional && stored !== undefined) {
+        if (selectsStored(response.headers, validators)) {
+          // RFC 9111 §4.3.3: a 304 to a validation request means the stored response may be
+          // reused; §4.3.4: its header fields replace the stored ones, and the freshness is
+          // computed again from the result (RFC 9309 §2.4 cap included).
+          const updated = updateCacheHeaders(validators, response.headers);
+          const fresh = cacheHintsOf(freshnessHeaders(updated, response.headers), fetchedAt);
+          return {
+            ...base,
+            status: 'ok',
+            reason: 'not-modified',
+            httpStatus: status,
+            robots: stored.robots,
+            finalUrl,
+            expiresAt: fetchedAt + fresh.freshnessMs,
+            noStore: fresh.noStore,
+            truncated: stored.truncated,
+            byteLength: stored.byteLength,
+            cacheHeaders: updated,
+          };
+        }
+        // RFC 9111 §4.3.4: a 304 whose validator matches no stored response MUST NOT update
+        // it. Ask once more, unconditionally, for the whole file.
+        conditional = false;
+        continue;
+      }
 
       if (isFollowableRedirect(status)) {
         const location = response.headers.get('location');
@@ -344,8 +416,9 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
         // RFC 9309 §2.3.1.4: 5xx → unreachable → complete disallow.
         return verdict('unreachable', 'server-error', { httpStatus: status, ...retryField(hints) });
       }
-      // 1xx, 3xx without a Location to follow, 304 to an unconditional GET, or out of range:
-      // nothing was downloaded, so the file is undefined (RFC 9309 §2.3.1.4).
+      // 1xx, 3xx without a Location to follow, 304 to an unconditional GET (RFC 9110
+      // §15.4.5: only a conditional request may get one, so no stored copy is selected), or
+      // out of range: nothing was downloaded, so the file is undefined (RFC 9309 §2.3.1.4).
       return verdict('unreachable', 'unexpected-status', { httpStatus: status });
     }
   } catch (error) {
@@ -371,6 +444,74 @@ function fixedRobots(kind: 'allow' | 'disallow', profile: Profile): Robots {
     fixed.set(key, robots);
   }
   return robots;
+}
+
+function checkRevalidate(stored: unknown, url: string, profile: Profile): RobotsFetchResult | undefined {
+  if (stored === undefined) return undefined;
+  const result = stored as Partial<RobotsFetchResult> | null;
+  if (typeof result !== 'object' || result === null || result.status !== 'ok' || !(result.robots instanceof Robots)) {
+    throw new TypeError(`options.revalidate must be an 'ok' RobotsFetchResult, got ${describe(result?.status ?? result)}`);
+  }
+  if (result.url !== url) {
+    throw new TypeError(`options.revalidate must be a result for ${JSON.stringify(url)}, got one for ${describe(result.url)}`);
+  }
+  if (result.robots.profile !== profile) {
+    throw new TypeError(`options.revalidate was parsed with profile '${result.robots.profile}', this fetch uses '${profile}'`);
+  }
+  return result as RobotsFetchResult;
+}
+
+function cacheHeadersOf(headers: Headers): RobotsCacheHeaders {
+  const etag = headers.get('etag');
+  const lastModified = headers.get('last-modified');
+  const cacheControl = headers.get('cache-control');
+  const expires = headers.get('expires');
+  return {
+    ...(etag === null ? {} : { etag }),
+    ...(lastModified === null ? {} : { lastModified }),
+    ...(cacheControl === null ? {} : { cacheControl }),
+    ...(expires === null ? {} : { expires }),
+  };
+}
+
+/** RFC 9111 §4.3.1: both validators when both are known (the server prefers If-None-Match). */
+function conditionalHeaders(validators: RobotsCacheHeaders): Record<string, string> {
+  return {
+    ...(validators.etag === undefined ? {} : { 'if-none-match': validators.etag }),
+    ...(validators.lastModified === undefined ? {} : { 'if-modified-since': validators.lastModified }),
+  };
+}
+
+/**
+ * RFC 9111 §4.3.4: whether a 304 selects the stored response: its entity tag, when it sends
+ * one, must match the stored one (weak comparison, RFC 9110 §8.8.3.2); else its
+ * Last-Modified, when sent, must equal the stored one; a 304 with no validator selects the
+ * only stored response.
+ */
+function selectsStored(headers: Headers, stored: RobotsCacheHeaders): boolean {
+  const etag = headers.get('etag');
+  if (etag !== null) return stored.etag !== undefined && opaqueTag(etag) === opaqueTag(stored.etag);
+  const lastModified = headers.get('last-modified');
+  if (lastModified !== null) return stored.lastModified === lastModified;
+  return true;
+}
+
+function opaqueTag(etag: string): string {
+  const trimmed = etag.trim();
+  return trimmed.startsWith('W/') ? trimmed.slice(2) : trimmed;
+}
+
+/** RFC 9111 §4.3.4: the 304's fields replace the stored ones of the same name. */
+function updateCacheHeaders(stored: RobotsCacheHeaders, headers: Headers): RobotsCacheHeaders {
+  return { ...stored, ...cacheHeadersOf(headers) };
+}
+
+/** The 304's own fields (Date, Age, …) with the updated Cache-Control/Expires, for cacheHintsOf. */
+function freshnessHeaders(updated: RobotsCacheHeaders, headers: Headers): Headers {
+  const merged = new Headers(headers);
+  if (updated.cacheControl !== undefined) merged.set('cache-control', updated.cacheControl);
+  if (updated.expires !== undefined) merged.set('expires', updated.expires);
+  return merged;
 }
 
 function cacheFields(hints: ReturnType<typeof cacheHintsOf>, fetchedAt: number): { expiresAt: number; noStore: boolean } {

@@ -14,6 +14,7 @@ export {
   type RobotsFetchResult,
   type RobotsFetchStatus,
   type RobotsFetchReason,
+  type RobotsCacheHeaders,
 } from './fetch-robots.js';
 export {
   RobotsCache,
