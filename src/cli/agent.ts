@@ -30,6 +30,6 @@ export function checkAgent(value: string | undefined): string {
   const token = suggestProductToken(value);
   if (token === null) throw new CliError(`${what}: give the token your crawler looks for in User-agent lines, e.g. --agent ExampleBot`);
   // A whole header was probably meant for the HTTP request.
-  const header = /[\s(;]/.test(value.trim()) ? ' (--user-agent sets the HTTP User-Agent header when fetching)' : '';
+  const header = /\(|\/\S*\s/.test(value) ? ' (--user-agent sets the HTTP User-Agent header when fetching)' : '';
   throw new CliError(`${what}; did you mean --agent ${token}?${header}`);
 }

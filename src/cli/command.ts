@@ -149,12 +149,15 @@ function unknownOption(command: Command, typed: string, all: readonly Command[])
 /**
  * Parses `args` against `command.options`: `--name VALUE`, `--name=VALUE`, boolean
  * `--name`, `--` ending the options, `-` as a positional (stdin). Returns 'help' for
- * `-h`/`--help`. Errors name the option and what was expected: an option of another
+ * `-h`/`--help` anywhere before `--`. Errors name the option and what was expected: an option of another
  * command, a typo (with the closest option), a missing value, a value given to a
  * boolean option, an option given twice.
  * @example parseCommandLine(check, ['--agent', 'x', 'urls.txt'], commands) // { values: { agent: 'x' }, positionals: ['urls.txt'] }
  */
 export function parseCommandLine(command: Command, args: readonly string[], all: readonly Command[]): ParsedArgs | 'help' {
+  // Asking for help wins over any mistake made on the same line.
+  const end = args.indexOf('--');
+  if ((end < 0 ? args : args.slice(0, end)).some((arg) => arg === '-h' || arg === '--help')) return 'help';
   const values: Partial<Record<string, string | true>> = {};
   const positionals: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -163,7 +166,6 @@ export function parseCommandLine(command: Command, args: readonly string[], all:
       positionals.push(...args.slice(i + 1));
       break;
     }
-    if (arg === '-h' || arg === '--help') return 'help';
     if (arg === '-' || !arg.startsWith('-')) {
       positionals.push(arg);
       continue;

@@ -5,12 +5,12 @@ import { runClassify, DEFAULT_CACHE_HOSTS } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
 import { CliError } from './errors.js';
-import { checkUserAgent, defaultUserAgent, isRobotsUrl, type CliFetchOptions } from './fetch.js';
+import { isRobotsUrl } from './fetch.js';
 import {
   DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, formatFetchCounts, runFetchClassify,
 } from './fetch-classify.js';
 import {
-  FETCH_OPTIONS, ROW_OPTIONS, WORKERS_OPTION, milliseconds, oneOf, positiveInteger, refuse, runRows,
+  FETCH_OPTIONS, ROW_OPTIONS, WORKERS_OPTION, fetchSettings, milliseconds, oneOf, positiveInteger, refuse, runRows,
 } from './options.js';
 import { TtyProgress, sameTerminal, shouldDrawProgress } from './progress.js';
 import { CHUNK_BYTES } from './stream.js';
@@ -22,7 +22,7 @@ one row per line, in input order.`;
 
 const LINE = `LINE is the line of the deciding rule in the robots.txt (0 if none).`;
 
-/** What check and classify share: the row options, the URL inputs, the progress line, the summary. */
+/** The options every row-printing command reads the same way, and its URL inputs (the positionals). */
 function rowOptions(args: ParsedArgs, chunkBytes: number) {
   return {
     agent: checkAgent(stringOption(args, 'agent')),
@@ -32,14 +32,6 @@ function rowOptions(args: ParsedArgs, chunkBytes: number) {
     chunkBytes: positiveInteger('chunk-bytes', stringOption(args, 'chunk-bytes'), chunkBytes),
     fdOutput: true,
     urlsPath: args.positionals,
-  };
-}
-
-function fetchOptions(args: ParsedArgs): CliFetchOptions {
-  const userAgent = stringOption(args, 'user-agent');
-  return {
-    userAgent: userAgent === undefined ? defaultUserAgent() : checkUserAgent(userAgent),
-    timeoutMs: milliseconds('timeout-ms', stringOption(args, 'timeout-ms'), 30_000, 1),
   };
 }
 
@@ -66,7 +58,7 @@ disallowed; a line on stderr says which.`,
     const options = {
       ...rowOptions(args, CHUNK_BYTES),
       robotsPath: robots,
-      fetch: fetchOptions(args),
+      fetch: fetchSettings(args),
       workers: positiveInteger('workers', stringOption(args, 'workers'), 1),
     };
     return runRows(args, context, async (progress) => ({ totals: await runCheck({ ...options, progress }, context.stdin, context.stdout) }));
@@ -129,7 +121,7 @@ counted on stderr before the summary.`,
     if (fetching) {
       const options = {
         ...classifyOptions,
-        ...fetchOptions(args),
+        ...fetchSettings(args),
         concurrency: positiveInteger('concurrency', stringOption(args, 'concurrency'), DEFAULT_CONCURRENCY),
         maxDelayMs: milliseconds('max-delay-ms', stringOption(args, 'max-delay-ms'), DEFAULT_MAX_DELAY_MS, 0),
       };
@@ -143,7 +135,10 @@ counted on stderr before the summary.`,
   },
 };
 
-/** The subcommands: one entry each (name, options, help, run). */
+/**
+ * The subcommands: one entry each (name, options, help, run). A new subcommand is one more
+ * `Command` here, defined in its own module with the helpers of command.ts and options.ts.
+ */
 const COMMANDS: readonly Command[] = [checkCommand, classifyCommand];
 
 function usage(): string {

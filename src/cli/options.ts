@@ -1,9 +1,9 @@
 // Option specs and value checks shared by the subcommands, and the URL input files' check before a run.
 import { accessSync, constants, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import type { CommandContext, OptionSpec, ParsedArgs } from './command.js';
+import { stringOption, type CommandContext, type OptionSpec, type ParsedArgs } from './command.js';
 import { CliError, fileErrorText } from './errors.js';
-import { defaultUserAgent } from './fetch.js';
+import { checkUserAgent, defaultUserAgent, type CliFetchOptions } from './fetch.js';
 import { formatSummary, type RunTotals } from './output.js';
 import type { TtyProgress } from './progress.js';
 import { CHUNK_BYTES } from './stream.js';
@@ -70,6 +70,18 @@ export function milliseconds(flag: string, value: string | undefined, fallback: 
  */
 export function refuse(args: ParsedArgs, flags: readonly string[], why: string): void {
   for (const flag of flags) if (args.values[flag] !== undefined) throw new CliError(`--${flag} ${why}`);
+}
+
+/**
+ * `--user-agent` and `--timeout-ms` as fetch settings (their defaults when absent).
+ * @example fetchSettings(args) // { userAgent: 'robotstxt-wasm/0.1.0', timeoutMs: 30000 }
+ */
+export function fetchSettings(args: ParsedArgs): CliFetchOptions {
+  const userAgent = stringOption(args, 'user-agent');
+  return {
+    userAgent: userAgent === undefined ? defaultUserAgent() : checkUserAgent(userAgent),
+    timeoutMs: milliseconds('timeout-ms', stringOption(args, 'timeout-ms'), 30_000, 1),
+  };
 }
 
 /**
