@@ -347,7 +347,7 @@ describe('classify --fetch', () => {
       [['check', '--robots', 'http://127.0.0.1:1/', '--agent', AGENT, '--timeout-ms', '0'], /--timeout-ms must be an integer from 1 to 2147483647 \(ms\), got "0"/],
       [['check', '--robots', 'http://127.0.0.1:1/', '--agent', AGENT, '--user-agent', ' '], /--user-agent must not be empty/],
       [['check', '--robots', join(dir, 'robots.txt'), '--agent', AGENT, '--user-agent', 'x/1'], /--user-agent applies only when fetching/],
-      [['check', '--robots', 'http://127.0.0.1:1/', '--agent', AGENT, '--fetch'], /--fetch belongs to classify --fetch/],
+      [['check', '--robots', 'http://127.0.0.1:1/', '--agent', AGENT, '--fetch'], /--fetch belongs to classify, not check/],
     ];
     for (const [args, message] of cases) {
       const r = await cli(args);

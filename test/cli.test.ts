@@ -71,7 +71,8 @@ describe('check', () => {
     const r = cli(['check', '--robots', path('robots.txt'), '--agent', 'ExampleBot', path('urls.txt')]);
     expect(r.status).toBe(0);
     expect(rowsOf(r.stdout)).toEqual(expected);
-    expect(r.stderr).toMatch(/^6 urls, 4 allowed, 2 disallowed, \d+\.\d\d s, \d+ urls\/s\n$/);
+    // The rate is left out of a run too short to time (see formatRate).
+    expect(r.stderr).toMatch(/^6 urls, 4 allowed, 2 disallowed, \d+\.\d\d s(, \d+ urls\/s)?\n$/);
   });
 
   it.each([
@@ -188,10 +189,10 @@ describe('--workers keeps input order', () => {
 
 describe('errors: a message on stderr and a non-zero exit', () => {
   it.each([
-    ['a missing --robots file', ['check', '--robots', '/nonexistent/robots.txt', '--agent', 'x'], /cannot read --robots \/nonexistent\/robots\.txt: ENOENT/],
-    ['a missing URL file', ['check', '--robots', 'ROBOTS', '--agent', 'x', '/nonexistent/urls.txt'], /cannot read URLs from \/nonexistent\/urls\.txt: ENOENT/],
-    ['a missing --robots-dir', ['classify', '--robots-dir', '/nonexistent/dir', '--agent', 'x'], /cannot read --robots-dir \/nonexistent\/dir: ENOENT/],
-    ['an unknown flag', ['check', '--robots', 'ROBOTS', '--agent', 'x', '--bogus'], /Unknown option '--bogus'/],
+    ['a missing --robots file', ['check', '--robots', '/nonexistent/robots.txt', '--agent', 'x'], /cannot read --robots \/nonexistent\/robots\.txt: no such file or directory/],
+    ['a missing URL file', ['check', '--robots', 'ROBOTS', '--agent', 'x', '/nonexistent/urls.txt'], /cannot read URLs from \/nonexistent\/urls\.txt: no such file or directory/],
+    ['a missing --robots-dir', ['classify', '--robots-dir', '/nonexistent/dir', '--agent', 'x'], /cannot read --robots-dir \/nonexistent\/dir: no such file or directory/],
+    ['an unknown flag', ['check', '--robots', 'ROBOTS', '--agent', 'x', '--bogus'], /unknown option --bogus for check/],
     ['a bad --format', ['check', '--robots', 'ROBOTS', '--agent', 'x', '--format', 'csv'], /--format must be tsv or jsonl, got "csv"/],
     ['a bad --workers', ['check', '--robots', 'ROBOTS', '--agent', 'x', '--workers', '0'], /--workers must be a positive integer or auto, got "0"/],
     ['no --agent', ['check', '--robots', 'ROBOTS'], /--agent TOKEN is required/],

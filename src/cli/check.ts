@@ -6,7 +6,7 @@ import { runJob, type ProgressSink, type UrlInput } from './run.js';
 import { CHUNK_BYTES, readFileReusing } from './stream.js';
 import type { CheckJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
-import { CliError } from './errors.js';
+import { CliError, fileErrorText } from './errors.js';
 import { defaultUserAgent, describeFetch, fetchCheckRobots, isRobotsUrl, type CliFetchOptions } from './fetch.js';
 
 export interface CheckOptions extends Partial<RowFormat> {
@@ -18,8 +18,8 @@ export interface CheckOptions extends Partial<RowFormat> {
   readonly onNote?: (line: string) => void;
   readonly agent: string;
   readonly profile: Profile;
-  /** A file of URLs, or '-' / undefined for stdin. */
-  readonly urlsPath: string | undefined;
+  /** Files of URLs read one after another ('-': stdin), or '-' / undefined / none for stdin. */
+  readonly urlsPath: UrlPaths;
   /** Worker threads (default 1: this thread). */
   readonly workers?: number;
   readonly chunkBytes?: number;
@@ -32,32 +32,55 @@ export function readRobotsFile(path: string): Uint8Array {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new CliError(`cannot read --robots ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(`cannot read --robots ${path}: ${fileErrorText(error)}`);
+  }
+}
+
+/** Where URL lines come from: one path, several read in turn like `cat` ('-' is stdin), or stdin. */
+export type UrlPaths = string | readonly string[] | undefined;
+
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * The lines of each input in turn. A file whose last line has no line break still ends
+ * that line (it is not joined to the next file's first line, as `cat` would). stdin is
+ * read once, however often '-' is given. A read error names its file.
+ */
+async function* concatenated(paths: readonly string[], stdin: Readable, readBytes: number): AsyncGenerator<Buffer | string> {
+  let stdinRead = false;
+  for (const path of paths) {
+    if (path === '-' && stdinRead) continue;
+    stdinRead ||= path === '-';
+    let last = 0x0a;
+    try {
+      for await (const piece of path === '-' ? (stdin as AsyncIterable<Buffer | string>) : readFileReusing(path, readBytes)) {
+        if (piece.length === 0) continue;
+        last = typeof piece === 'string' ? piece.charCodeAt(piece.length - 1) : piece[piece.length - 1]!;
+        yield piece;
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+      throw new CliError(`cannot read URLs from ${path}: ${fileErrorText(error)}`);
+    }
+    if (last !== 0x0a) yield NEWLINE;
   }
 }
 
 /**
- * The URL input: a file, read into one reused buffer, or `stdin` for '-' / no argument.
- * @example openUrls('urls.txt', process.stdin).source // an async iterable of Buffers
+ * The URL input: files read one after another (each into one reused buffer), or `stdin`
+ * for '-' / no argument.
+ * @example openUrls(['a.txt', '-', 'b.txt'], process.stdin).source // an async iterable of Buffers
  */
-export function openUrls(path: string | undefined, stdin: Readable, readBytes = CHUNK_BYTES): UrlInput {
-  if (path === undefined || path === '-') return { source: stdin };
-  return { source: readFileReusing(path, readBytes) };
+export function openUrls(paths: UrlPaths, stdin: Readable, readBytes = CHUNK_BYTES): UrlInput {
+  const list = paths === undefined ? [] : typeof paths === 'string' ? [paths] : paths;
+  return { source: concatenated(list.length === 0 ? ['-'] : list, stdin, readBytes) };
 }
 
-/** Runs `run` on the URL input, turning read errors of the URL file into CLI errors. */
+/** Runs `run` on the URL input; read errors of a URL file become CLI errors naming the file. */
 export async function withUrlInput<T>(
-  urlsPath: string | undefined, stdin: Readable, readBytes: number | undefined, run: (input: UrlInput) => Promise<T>,
+  urlsPath: UrlPaths, stdin: Readable, readBytes: number | undefined, run: (input: UrlInput) => Promise<T>,
 ): Promise<T> {
-  try {
-    return await run(openUrls(urlsPath, stdin, readBytes));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code && (error as NodeJS.ErrnoException).syscall !== 'write' && code !== 'EPIPE') {
-      throw new CliError(`cannot read URLs from ${urlsPath ?? '-'}: ${code}`);
-    }
-    throw error;
-  }
+  return run(openUrls(urlsPath, stdin, readBytes));
 }
 
 /**

@@ -5,8 +5,8 @@ import type { Profile } from '../parse.js';
 import { runJob, type ProgressSink } from './run.js';
 import type { ClassifyJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
-import { withUrlInput } from './check.js';
-import { CliError } from './errors.js';
+import { withUrlInput, type UrlPaths } from './check.js';
+import { CliError, fileErrorText } from './errors.js';
 
 /** Compiled hosts kept by default: bounded memory on inputs with millions of hosts. */
 export const DEFAULT_CACHE_HOSTS = 10_000;
@@ -16,7 +16,8 @@ export interface ClassifyOptions extends Partial<RowFormat> {
   readonly robotsDir: string;
   readonly agent: string;
   readonly profile: Profile;
-  readonly urlsPath: string | undefined;
+  /** Files of URLs read one after another ('-': stdin), or undefined for stdin. */
+  readonly urlsPath: UrlPaths;
   /** What a host without a file gets; RFC 9309 §2.3.1.3 "unavailable" means allow. */
   readonly missing?: 'allow' | 'disallow';
   readonly cacheHosts?: number;
@@ -37,7 +38,7 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
   try {
     isDir = statSync(options.robotsDir).isDirectory();
   } catch (error) {
-    throw new CliError(`cannot read --robots-dir ${options.robotsDir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(`cannot read --robots-dir ${options.robotsDir}: ${fileErrorText(error)}`);
   }
   if (!isDir) throw new CliError(`--robots-dir ${options.robotsDir} is not a directory`);
   const job: ClassifyJob = {

@@ -8,7 +8,7 @@ import {
   getEngine, ROW_MISSING_DISALLOW, SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
   SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch, type WasmEngine,
 } from '../wasm.js';
-import { withUrlInput } from './check.js';
+import { withUrlInput, type UrlPaths } from './check.js';
 import { DEFAULT_CACHE_HOSTS } from './classify.js';
 import type { CliFetchOptions } from './fetch.js';
 import { MAX_HOST_BYTES, rowOptions, sameHost, type ChunkProcessor, type ChunkResult, type RowFormat } from './jobs.js';
@@ -414,8 +414,8 @@ function slotOf(table: Uint8Array | null, p: PendingBatch): number {
 export interface FetchClassifyOptions extends Partial<RowFormat>, CliFetchOptions {
   readonly agent: string;
   readonly profile: Profile;
-  /** A file of URLs, or '-' / undefined for stdin. */
-  readonly urlsPath: string | undefined;
+  /** Files of URLs read one after another ('-': stdin), or undefined for stdin. */
+  readonly urlsPath: UrlPaths;
   readonly missing?: 'allow' | 'disallow';
   readonly cacheHosts?: number;
   readonly concurrency?: number;

@@ -1,8 +1,8 @@
 // What the CLI fetches over HTTP: its User-Agent, `check --robots URL`, and the one-line status notes.
-import { readFileSync } from 'node:fs';
 import { fetchRobots, type RobotsFetchResult } from '../fetch/index.js';
 import type { Profile } from '../parse.js';
 import { CliError } from './errors.js';
+import { packageVersion } from './version.js';
 
 /** Fetch settings shared by `check --robots URL` and `classify --fetch`. */
 export interface CliFetchOptions {
@@ -22,19 +22,12 @@ export function isRobotsUrl(value: string): boolean {
   return /^https?:\/\//i.test(value);
 }
 
-let packageVersion: string | undefined;
-
 /**
  * The default `User-Agent` header: `robotstxt-wasm/<version of this package>`.
  * @example defaultUserAgent() // 'robotstxt-wasm/0.1.0'
  */
 export function defaultUserAgent(): string {
-  if (packageVersion === undefined) {
-    // src/cli/ and dist/cli/ both sit two levels below package.json.
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    packageVersion = typeof manifest.version === 'string' ? manifest.version : '0.0.0';
-  }
-  return `robotstxt-wasm/${packageVersion}`;
+  return `robotstxt-wasm/${packageVersion() ?? '0.0.0'}`;
 }
 
 /**

@@ -1,208 +1,237 @@
 #!/usr/bin/env node
-// The `robotstxt` command: argument parsing and dispatch to subcommands.
-import { parseArgs } from 'node:util';
-import { statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+// The `robotstxt` command: the table of subcommands, dispatch, help and version, and the process's exit.
 import { runCheck } from './check.js';
 import { runClassify, DEFAULT_CACHE_HOSTS } from './classify.js';
+import { checkAgent } from './agent.js';
+import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
 import { CliError } from './errors.js';
-import { formatSummary, type RunTotals } from './output.js';
-import { TtyProgress } from './progress.js';
-import { CHUNK_BYTES } from './stream.js';
-import { checkUserAgent, defaultUserAgent, isRobotsUrl, type CliFetchOptions } from './fetch.js';
+import { isRobotsUrl } from './fetch.js';
 import {
   DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, formatFetchCounts, runFetchClassify,
 } from './fetch-classify.js';
+import {
+  FETCH_OPTIONS, ROW_OPTIONS, WORKERS_OPTION, fetchSettings, milliseconds, oneOf, positiveInteger, refuse, runRows,
+} from './options.js';
+import { TtyProgress, sameTerminal, shouldDrawProgress } from './progress.js';
+import { CHUNK_BYTES } from './stream.js';
+import { packageVersion } from './version.js';
 import type { Profile } from '../parse.js';
 
-const USAGE = `Usage:
-  robotstxt check    --robots FILE|URL --agent TOKEN [options] [URLS|-]
-  robotstxt classify --robots-dir DIR  --agent TOKEN [options] [URLS|-]
-  robotstxt classify --fetch           --agent TOKEN [options] [URLS|-]
+const ROWS = `Reads one URL per line from the URLS files in turn (stdin for '-' or none), and prints
+one row per line, in input order.`;
 
-Reads one URL per line (from URLS, or stdin when URLS is '-' or absent) and prints one
-row per line, in input order:
-  check     allow|disallow<TAB>LINE<TAB>URL
-  classify  allow|disallow<TAB>LINE<TAB>HOST<TAB>URL
-LINE is the line of the deciding rule in the robots.txt (0 if none). classify judges each
-URL against DIR/<host>.txt: the host lowercased, a :port written as _port
-(https://Example.com:8080/x -> example.com_8080.txt). A host without a file has no
-robots.txt (RFC 9309 "unavailable": allowed, unless --missing disallow).
+const LINE = `LINE is the line of the deciding rule in the robots.txt (0 if none).`;
 
-Fetching (check --robots http(s)://..., classify --fetch): the robots.txt of the URL's
-origin (scheme://host:port/robots.txt) is fetched. RFC 9309 decides what a failure
-means: 4xx -> every URL allowed, 5xx/network/timeout -> every URL disallowed. check says
-so in one line on stderr; classify counts the outcomes before the summary.
-
-Options:
-  --profile rfc|google      rule semantics (default rfc: RFC 9309)
-  --format tsv|jsonl        output rows (default tsv)
-  --only allowed|disallowed print only those rows (a filter for pipelines)
-  --missing allow|disallow  classify: verdict for hosts without a file (with --fetch: for
-                            lines without an http(s) origin, e.g. relative; default allow)
-  --cache-hosts N           classify: hosts kept compiled in memory (default ${DEFAULT_CACHE_HOSTS})
-  --workers N|auto          worker threads (default 1; auto = one per core; not with --fetch)
-  --chunk-bytes N           input bytes per chunk handed to Wasm or a worker
-                            (default 1048576; 65536 with --fetch)
-  --quiet                   no progress bar and no summary line on stderr
-
-Fetching options:
-  --user-agent STRING       User-Agent header (default ${defaultUserAgent()})
-  --timeout-ms N            deadline per robots.txt, redirects included (default 30000)
-  --concurrency N           classify --fetch: robots.txt fetches at once (default ${DEFAULT_CONCURRENCY})
-  --max-delay-ms N          classify --fetch: cap on the crawl-delay honoured between two
-                            robots.txt requests to one host (default ${DEFAULT_MAX_DELAY_MS}; 0: never wait)
-
-A summary line (N urls, A allowed, D disallowed, T s, R urls/s) goes to stderr, with a
-progress bar while stderr is a terminal.`;
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new CliError(`--${flag} must be ${allowed.join(' or ')}, got ${JSON.stringify(value)}`);
-}
-
-function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (flag === 'workers' && value === 'auto') return availableParallelism();
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
-    throw new CliError(`--${flag} must be a positive integer${flag === 'workers' ? ' or auto' : ''}, got ${JSON.stringify(value)}`);
-  }
-  return n;
-}
-
-/** A number of milliseconds a timer can wait: setTimeout treats more than 2^31 - 1 as 1. */
-function milliseconds(flag: string, value: string | undefined, fallback: number, min: 0 | 1): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > 0x7fffffff) {
-    throw new CliError(`--${flag} must be an integer from ${min} to 2147483647 (ms), got ${JSON.stringify(value)}`);
-  }
-  return n;
-}
-
-/** Refuses flags that mean nothing in this mode, rather than ignoring them. */
-function refuse(values: Record<string, unknown>, flags: readonly string[], why: string): void {
-  for (const flag of flags) if (values[flag] !== undefined) throw new CliError(`--${flag} ${why}`);
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return command === undefined ? 2 : 0;
-  }
-  if (command !== 'check' && command !== 'classify') throw new CliError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        robots: { type: 'string' },
-        'robots-dir': { type: 'string' },
-        agent: { type: 'string' },
-        profile: { type: 'string' },
-        format: { type: 'string' },
-        only: { type: 'string' },
-        missing: { type: 'string' },
-        'cache-hosts': { type: 'string' },
-        workers: { type: 'string' },
-        'chunk-bytes': { type: 'string' },
-        quiet: { type: 'boolean' },
-        fetch: { type: 'boolean' },
-        'user-agent': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        concurrency: { type: 'string' },
-        'max-delay-ms': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\n\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
-  if (values.agent === undefined) throw new CliError('--agent TOKEN is required');
-  if (positionals.length > 1) throw new CliError(`expected at most one URLS argument, got ${positionals.length}`);
-  const fetching = command === 'check' ? values.robots !== undefined && isRobotsUrl(values.robots) : values.fetch === true;
-  if (!fetching) refuse(values, ['user-agent', 'timeout-ms'], 'applies only when fetching (check --robots http(s)://..., classify --fetch)');
-  if (command === 'check') refuse(values, ['fetch', 'concurrency', 'max-delay-ms'], 'belongs to classify --fetch');
-  else if (!fetching) refuse(values, ['concurrency', 'max-delay-ms'], 'belongs to classify --fetch');
-  const fetchOptions: CliFetchOptions = {
-    userAgent: values['user-agent'] === undefined ? defaultUserAgent() : checkUserAgent(values['user-agent']),
-    timeoutMs: milliseconds('timeout-ms', values['timeout-ms'], 30_000, 1),
-  };
-  const common = {
-    agent: values.agent,
-    profile: oneOf<Profile>('profile', values.profile, ['rfc', 'google'], 'rfc'),
-    format: oneOf<'tsv' | 'jsonl'>('format', values.format, ['tsv', 'jsonl'], 'tsv'),
-    only: values.only === undefined ? null : oneOf<'allowed' | 'disallowed'>('only', values.only, ['allowed', 'disallowed'], 'allowed'),
-    workers: positiveInteger('workers', values.workers, 1),
-    // With --fetch, small chunks: rows flow while the window's hosts are being fetched.
-    chunkBytes: positiveInteger('chunk-bytes', values['chunk-bytes'], command === 'classify' && fetching ? FETCH_CHUNK_BYTES : CHUNK_BYTES),
+/** The options every row-printing command reads the same way, and its URL inputs (the positionals). */
+function rowOptions(args: ParsedArgs, chunkBytes: number) {
+  return {
+    agent: checkAgent(stringOption(args, 'agent')),
+    profile: oneOf<Profile>('profile', stringOption(args, 'profile'), ['rfc', 'google'], 'rfc'),
+    format: oneOf<'tsv' | 'jsonl'>('format', stringOption(args, 'format'), ['tsv', 'jsonl'], 'tsv'),
+    only: args.values.only === undefined ? null : oneOf<'allowed' | 'disallowed'>('only', stringOption(args, 'only'), ['allowed', 'disallowed'], 'allowed'),
+    chunkBytes: positiveInteger('chunk-bytes', stringOption(args, 'chunk-bytes'), chunkBytes),
     fdOutput: true,
-    urlsPath: positionals[0],
+    urlsPath: args.positionals,
   };
-  const quiet = values.quiet === true;
-  let totalBytes: number | null = null;
-  if (common.urlsPath !== undefined && common.urlsPath !== '-') {
-    try {
-      totalBytes = statSync(common.urlsPath).size;
-    } catch (error) {
-      throw new CliError(`cannot read URLs from ${common.urlsPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
-  const progress = !quiet && process.stderr.isTTY ? new TtyProgress(process.stderr, totalBytes) : null;
-  const started = performance.now();
+}
 
-  let totals: RunTotals;
-  let robotsLine: string | null = null;
-  if (command === 'check') {
-    if (values['robots-dir'] !== undefined) throw new CliError('--robots-dir belongs to classify; check takes --robots FILE|URL');
-    if (!values.robots) throw new CliError('--robots FILE|URL is required');
-    totals = await runCheck({ ...common, robotsPath: values.robots, fetch: fetchOptions, progress }, process.stdin, process.stdout);
-  } else {
-    if (values.robots !== undefined) throw new CliError('--robots belongs to check; classify takes --robots-dir DIR or --fetch');
-    const classifyOptions = {
-      ...common,
-      missing: oneOf<'allow' | 'disallow'>('missing', values.missing, ['allow', 'disallow'], 'allow'),
-      cacheHosts: positiveInteger('cache-hosts', values['cache-hosts'], DEFAULT_CACHE_HOSTS),
-      progress,
+const checkCommand: Command = {
+  name: 'check',
+  summary: 'URLs against one robots.txt (a file, or fetched from a site)',
+  synopsis: ['check --robots FILE|URL --agent TOKEN [options] [URLS...|-]'],
+  description: `${ROWS} Rows: allow|disallow<TAB>LINE<TAB>URL.
+${LINE}
+
+--robots http(s)://... fetches the robots.txt of that URL's origin. RFC 9309 decides
+what a failure means: 4xx -> every URL allowed, 5xx/network/timeout -> every URL
+disallowed; a line on stderr says which.`,
+  options: {
+    robots: { type: 'string', value: 'FILE|URL', help: 'the robots.txt file, or a URL on the site whose /robots.txt is fetched (required)' },
+    ...ROW_OPTIONS,
+    workers: WORKERS_OPTION,
+    ...FETCH_OPTIONS,
+  },
+  async run(args, context) {
+    const robots = stringOption(args, 'robots');
+    if (!robots) throw new CliError('--robots FILE|URL is required');
+    if (!isRobotsUrl(robots)) refuse(args, Object.keys(FETCH_OPTIONS), 'applies only when fetching (--robots http(s)://...)');
+    const options = {
+      ...rowOptions(args, CHUNK_BYTES),
+      robotsPath: robots,
+      fetch: fetchSettings(args),
+      workers: positiveInteger('workers', stringOption(args, 'workers'), 1),
     };
+    return runRows(args, context, async (progress) => ({ totals: await runCheck({ ...options, progress }, context.stdin, context.stdout) }));
+  },
+};
+
+const classifyCommand: Command = {
+  name: 'classify',
+  summary: "each URL against its own host's robots.txt (a directory, or fetched)",
+  synopsis: [
+    'classify --robots-dir DIR --agent TOKEN [options] [URLS...|-]',
+    'classify --fetch          --agent TOKEN [options] [URLS...|-]',
+  ],
+  description: `${ROWS} Rows: allow|disallow<TAB>LINE<TAB>HOST<TAB>URL.
+${LINE}
+
+--robots-dir: each URL is judged against DIR/<host>.txt, the host lowercased, a :port
+written as _port (https://Example.com:8080/x -> example.com_8080.txt). A host without a
+file has no robots.txt (RFC 9309 "unavailable": allowed, unless --missing disallow).
+
+--fetch: each URL's origin (scheme://host:port) gets its robots.txt over HTTP, once.
+4xx -> allowed, 5xx/network/timeout -> disallowed (RFC 9309 §2.3.1); the outcomes are
+counted on stderr before the summary.`,
+  options: {
+    'robots-dir': { type: 'string', value: 'DIR', help: 'a directory of <host>.txt files (this or --fetch is required)' },
+    fetch: { type: 'boolean', help: "fetch each origin's robots.txt instead of reading files" },
+    ...ROW_OPTIONS,
+    'chunk-bytes': { ...ROW_OPTIONS['chunk-bytes'], help: `${ROW_OPTIONS['chunk-bytes'].help.replace(/\)$/, '')}; ${FETCH_CHUNK_BYTES} with --fetch)` },
+    missing: {
+      type: 'string', value: 'allow|disallow',
+      help: 'verdict for hosts without a file (with --fetch: for lines without an http(s) origin, e.g. relative; default allow)',
+    },
+    'cache-hosts': { type: 'string', value: 'N', help: `hosts kept compiled in memory (default ${DEFAULT_CACHE_HOSTS})` },
+    workers: { ...WORKERS_OPTION, help: `${WORKERS_OPTION.help}; not with --fetch` },
+    ...FETCH_OPTIONS,
+    concurrency: { type: 'string', value: 'N', help: `--fetch: robots.txt fetches at once (default ${DEFAULT_CONCURRENCY})` },
+    'max-delay-ms': {
+      type: 'string', value: 'N',
+      help: `--fetch: cap on the crawl-delay honoured between two robots.txt requests to one host (default ${DEFAULT_MAX_DELAY_MS}; 0: never wait)`,
+    },
+  },
+  async run(args, context) {
+    const fetching = args.values.fetch === true;
+    const dir = stringOption(args, 'robots-dir') ?? '';
     if (fetching) {
-      if (values['robots-dir'] !== undefined) throw new CliError('--robots-dir and --fetch exclude each other: robots.txt comes from files or from the web');
+      if (args.values['robots-dir'] !== undefined) throw new CliError('--robots-dir and --fetch exclude each other: robots.txt comes from files or from the web');
       // Fetching is I/O-bound and this thread formats millions of rows per second; workers
       // would each need their own cache and politeness, so --fetch stays in one thread.
-      if (common.workers > 1) throw new CliError('--workers does not apply to --fetch (one thread; use --concurrency N for parallel fetches)');
-      const fetched = await runFetchClassify(
-        {
-          ...classifyOptions,
-          ...fetchOptions,
-          concurrency: positiveInteger('concurrency', values.concurrency, DEFAULT_CONCURRENCY),
-          maxDelayMs: milliseconds('max-delay-ms', values['max-delay-ms'], DEFAULT_MAX_DELAY_MS, 0),
-        },
-        process.stdin,
-        process.stdout,
-      );
-      totals = fetched;
-      robotsLine = formatFetchCounts(fetched.robots);
+      refuse(args, ['workers'], 'does not apply to --fetch (one thread; --concurrency N sets the parallel fetches)');
     } else {
-      if (!values['robots-dir']) throw new CliError('--robots-dir DIR or --fetch is required');
-      totals = await runClassify({ ...classifyOptions, robotsDir: values['robots-dir'] }, process.stdin, process.stdout);
+      if (dir === '') throw new CliError('--robots-dir DIR or --fetch is required');
+      refuse(args, [...Object.keys(FETCH_OPTIONS), 'concurrency', 'max-delay-ms'], 'belongs to classify --fetch');
     }
+    const classifyOptions = {
+      // With --fetch, small chunks: rows flow while the window's hosts are being fetched.
+      ...rowOptions(args, fetching ? FETCH_CHUNK_BYTES : CHUNK_BYTES),
+      missing: oneOf<'allow' | 'disallow'>('missing', stringOption(args, 'missing'), ['allow', 'disallow'], 'allow'),
+      cacheHosts: positiveInteger('cache-hosts', stringOption(args, 'cache-hosts'), DEFAULT_CACHE_HOSTS),
+    };
+    if (fetching) {
+      const options = {
+        ...classifyOptions,
+        ...fetchSettings(args),
+        concurrency: positiveInteger('concurrency', stringOption(args, 'concurrency'), DEFAULT_CONCURRENCY),
+        maxDelayMs: milliseconds('max-delay-ms', stringOption(args, 'max-delay-ms'), DEFAULT_MAX_DELAY_MS, 0),
+      };
+      return runRows(args, context, async (progress) => {
+        const fetched = await runFetchClassify({ ...options, progress }, context.stdin, context.stdout);
+        return { totals: fetched, notes: [formatFetchCounts(fetched.robots)] };
+      });
+    }
+    const options = { ...classifyOptions, robotsDir: dir, workers: positiveInteger('workers', stringOption(args, 'workers'), 1) };
+    return runRows(args, context, async (progress) => ({ totals: await runClassify({ ...options, progress }, context.stdin, context.stdout) }));
+  },
+};
+
+/**
+ * The subcommands: one entry each (name, options, help, run). A new subcommand is one more
+ * `Command` here, defined in its own module with the helpers of command.ts and options.ts.
+ */
+const COMMANDS: readonly Command[] = [checkCommand, classifyCommand];
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'Usage:',
+    ...COMMANDS.flatMap((c) => c.synopsis.map((line) => `  robotstxt ${line}`)),
+    '  robotstxt help COMMAND      (or robotstxt COMMAND --help): that command\'s options',
+    '  robotstxt --version',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'A summary line (N urls, A allowed, D disallowed, T s, R urls/s) goes to stderr, with a',
+    'progress bar while stderr is a terminal that the rows do not go to.',
+  ].join('\n');
+}
+
+function findCommand(name: string): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command !== undefined) return command;
+  const guess = closestName(name, COMMANDS.map((c) => c.name));
+  throw new CliError(`unknown command ${JSON.stringify(name)}${guess === null ? '' : `; did you mean ${guess}?`}\n\n${usage()}`);
+}
+
+/** The progress line of this run, erased however the process ends. */
+let activeProgress: TtyProgress | null = null;
+
+function eraseProgress(): void {
+  activeProgress?.finish();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  eraseProgress();
+  // Die of the signal as the shell expects (status 128 + n), now that the line is gone.
+  process.removeListener(signal, onSignal);
+  process.kill(process.pid, signal);
+}
+
+const context: CommandContext = {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  progress(quiet, totalBytes) {
+    const draw = shouldDrawProgress({
+      quiet,
+      stderrIsTTY: process.stderr.isTTY === true,
+      stdoutIsTTY: process.stdout.isTTY === true,
+      sameTerminal: sameTerminal(1, 2),
+    });
+    if (!draw) return null;
+    activeProgress = new TtyProgress(process.stderr, totalBytes);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    return activeProgress;
+  },
+};
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    // Nothing asked: the usage goes where errors go, and the status says it was not a run.
+    process.stderr.write(`${usage()}\n`);
+    return 2;
   }
-  progress?.finish();
-  if (!quiet) {
-    if (robotsLine !== null) process.stderr.write(`${robotsLine}\n`);
-    process.stderr.write(`${formatSummary(totals, (performance.now() - started) / 1000)}\n`);
+  if (first === '--version' || first === '-V') {
+    if (rest.length > 0) throw new CliError(`${first} takes no arguments, got ${JSON.stringify(rest[0])}`);
+    const version = packageVersion();
+    if (version === null) throw new CliError("cannot find robotstxt-wasm's package.json to read the version from");
+    process.stdout.write(`${version}\n`);
+    return 0;
   }
-  return 0;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = rest[0];
+    process.stdout.write(`${topic === undefined ? usage() : commandHelp(findCommand(topic))}\n`);
+    return 0;
+  }
+  if (first.startsWith('-')) throw new CliError(`expected a command before ${first}\n\n${usage()}`);
+  const command = findCommand(first);
+  const parsed = parseCommandLine(command, rest, COMMANDS);
+  if (parsed === 'help') {
+    process.stdout.write(`${commandHelp(command)}\n`);
+    return 0;
+  }
+  return command.run(parsed, context);
 }
 
 function isBrokenPipe(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 }
+
+// Writes to a terminal are synchronous, so the line is gone before the process is.
+process.on('exit', eraseProgress);
 
 // The reader of our stdout went away (`| head`): stop quietly, as a filter should.
 process.stdout.on('error', (error) => {
@@ -215,6 +244,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (isBrokenPipe(error)) process.exit(0);
+    eraseProgress();
     if (error instanceof CliError) {
       process.stderr.write(`robotstxt: ${error.message}\n`);
       process.exitCode = 2;

@@ -36,12 +36,44 @@ export async function writeAll(out: Writable, data: Uint8Array): Promise<void> {
 }
 
 /**
- * `N urls, A allowed, D disallowed, T s, R urls/s`, the line both subcommands print on stderr.
+ * `1 url`, `2 urls`.
+ * @example countOf(1, 'url') // '1 url'
+ */
+export function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Runs shorter than this print no rate: their time reads `0.00 s`, and a rate over it
+ * would be startup noise.
+ */
+export const MIN_RATE_SECONDS = 0.005;
+
+/**
+ * `R urls/s`, or null when there is nothing to measure (no URLs, or a run shorter than
+ * MIN_RATE_SECONDS). Below 10/s two significant digits (`0.25 urls/s` for a URL typed
+ * every 4 s), never a rounded `0 urls/s`.
+ * @example formatRate(10, 0.5) // '20 urls/s'
+ * @example formatRate(1, 8) // '0.13 urls/s'
+ * @example formatRate(0, 3) // null
+ */
+export function formatRate(urls: number, seconds: number): string | null {
+  if (urls === 0 || !(seconds >= MIN_RATE_SECONDS)) return null;
+  const rate = urls / seconds;
+  return `${rate >= 10 ? Math.round(rate) : Number(rate.toPrecision(2))} urls/s`;
+}
+
+/**
+ * `N urls, A allowed, D disallowed, T s, R urls/s`, the line the subcommands print on
+ * stderr; the rate as formatRate decides (absent when there is nothing to measure).
  * @example formatSummary({ urls: 10, allowed: 7, disallowed: 3 }, 0.5) // '10 urls, 7 allowed, 3 disallowed, 0.50 s, 20 urls/s'
+ * @example formatSummary({ urls: 1, allowed: 1, disallowed: 0 }, 0.001) // '1 url, 1 allowed, 0 disallowed, 0.00 s'
  */
 export function formatSummary(totals: RunTotals, seconds: number): string {
-  const rate = seconds > 0 ? Math.round(totals.urls / seconds) : 0;
-  return `${totals.urls} urls, ${totals.allowed} allowed, ${totals.disallowed} disallowed, ${seconds.toFixed(2)} s, ${rate} urls/s`;
+  const parts = [countOf(totals.urls, 'url'), `${totals.allowed} allowed`, `${totals.disallowed} disallowed`, `${seconds.toFixed(2)} s`];
+  const rate = formatRate(totals.urls, seconds);
+  if (rate !== null) parts.push(rate);
+  return parts.join(', ');
 }
 
 /**

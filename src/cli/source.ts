@@ -1,7 +1,7 @@
 // Where `classify` gets each host's robots.txt: the RobotsSource seam, and a directory of files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError } from './errors.js';
+import { CliError, fileErrorText } from './errors.js';
 
 /**
  * A place that knows the robots.txt of hosts. `classify` asks once per host (then caches
@@ -58,7 +58,7 @@ export class DirectorySource implements RobotsSource {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-      throw new CliError(`cannot read ${join(this.dir, name)}: ${code ?? (error as Error).message}`);
+      throw new CliError(`cannot read ${join(this.dir, name)}: ${fileErrorText(error)}`);
     }
   }
 }

@@ -1,0 +1,135 @@
+// Option specs and value checks shared by the subcommands, and the URL input files' check before a run.
+import { accessSync, constants, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { stringOption, type CommandContext, type OptionSpec, type ParsedArgs } from './command.js';
+import { CliError, fileErrorText } from './errors.js';
+import { checkUserAgent, defaultUserAgent, type CliFetchOptions } from './fetch.js';
+import { formatSummary, type RunTotals } from './output.js';
+import type { TtyProgress } from './progress.js';
+import { CHUNK_BYTES } from './stream.js';
+
+/** Options every row-printing command takes, by name. */
+export const ROW_OPTIONS = {
+  agent: { type: 'string', value: 'TOKEN', help: 'product token matched against User-agent lines (required)' },
+  profile: { type: 'string', value: 'rfc|google', help: 'rule semantics (default rfc: RFC 9309)' },
+  format: { type: 'string', value: 'tsv|jsonl', help: 'output rows (default tsv)' },
+  only: { type: 'string', value: 'allowed|disallowed', help: 'print only those rows (the summary still counts all)' },
+  'chunk-bytes': { type: 'string', value: 'N', help: `input bytes per chunk handed to Wasm or a worker (default ${CHUNK_BYTES})` },
+  quiet: { type: 'boolean', help: 'no progress bar and no summary on stderr' },
+} as const satisfies Record<string, OptionSpec>;
+
+/** `--workers`, for commands that can spread chunks over threads. */
+export const WORKERS_OPTION: OptionSpec = { type: 'string', value: 'N|auto', help: 'worker threads (default 1; auto: one per core)' };
+
+/** Options of every command that fetches robots.txt over HTTP. */
+export const FETCH_OPTIONS = {
+  'user-agent': { type: 'string', value: 'STRING', help: `User-Agent header when fetching (default ${defaultUserAgent()})` },
+  'timeout-ms': { type: 'string', value: 'N', help: 'deadline per robots.txt when fetching, redirects included (default 30000)' },
+} as const satisfies Record<string, OptionSpec>;
+
+/**
+ * `value` when it is one of `allowed`, `fallback` when absent.
+ * @example oneOf('format', 'jsonl', ['tsv', 'jsonl'], 'tsv') // 'jsonl'
+ */
+export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new CliError(`--${flag} must be ${allowed.join(' or ')}, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * A positive integer option; `--workers auto` is one per core.
+ * @example positiveInteger('cache-hosts', '500', 10000) // 500
+ */
+export function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (flag === 'workers' && value === 'auto') return availableParallelism();
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
+    throw new CliError(`--${flag} must be a positive integer${flag === 'workers' ? ' or auto' : ''}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/**
+ * A number of milliseconds a timer can wait: setTimeout treats more than 2^31 - 1 as 1.
+ * @example milliseconds('timeout-ms', '5000', 30000, 1) // 5000
+ */
+export function milliseconds(flag: string, value: string | undefined, fallback: number, min: 0 | 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > 0x7fffffff) {
+    throw new CliError(`--${flag} must be an integer from ${min} to 2147483647 (ms), got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/**
+ * Refuses options that mean nothing in the mode asked for, rather than ignoring them.
+ * @example refuse(args, ['concurrency'], 'applies only with --fetch') // throws when --concurrency was given
+ */
+export function refuse(args: ParsedArgs, flags: readonly string[], why: string): void {
+  for (const flag of flags) if (args.values[flag] !== undefined) throw new CliError(`--${flag} ${why}`);
+}
+
+/**
+ * `--user-agent` and `--timeout-ms` as fetch settings (their defaults when absent).
+ * @example fetchSettings(args) // { userAgent: 'robotstxt-wasm/0.1.0', timeoutMs: 30000 }
+ */
+export function fetchSettings(args: ParsedArgs): CliFetchOptions {
+  const userAgent = stringOption(args, 'user-agent');
+  return {
+    userAgent: userAgent === undefined ? defaultUserAgent() : checkUserAgent(userAgent),
+    timeoutMs: milliseconds('timeout-ms', stringOption(args, 'timeout-ms'), 30_000, 1),
+  };
+}
+
+/**
+ * Checks the URL inputs before any row is printed (every file exists and is a readable
+ * file: the run is not left half done by the third of three files), and returns their
+ * total size for the progress bar: null when stdin is among them (size unknown).
+ * @example checkUrlInputs(['a.txt', 'b.txt']) // 2048
+ */
+export function checkUrlInputs(paths: readonly string[]): number | null {
+  let total = 0;
+  let known = true;
+  for (const path of paths) {
+    if (path === '-') {
+      known = false;
+      continue;
+    }
+    let size: number;
+    try {
+      const stat = statSync(path);
+      if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      accessSync(path, constants.R_OK);
+      size = stat.size;
+    } catch (error) {
+      throw new CliError(`cannot read URLs from ${path}: ${fileErrorText(error)}`);
+    }
+    total += size;
+  }
+  return known && paths.length > 0 ? total : null;
+}
+
+/**
+ * Runs `body` with a progress line over the URL inputs (checked first), then prints the
+ * lines it returns and the summary on stderr unless `--quiet` (the URL inputs are the
+ * positionals). Resolves with exit status 0.
+ * @example return runRows(args, context, async (progress) => ({ totals: await runCheck({ ...options, progress }, context.stdin, context.stdout) }));
+ */
+export async function runRows(
+  args: ParsedArgs, context: CommandContext,
+  body: (progress: TtyProgress | null) => Promise<{ totals: RunTotals; notes?: readonly string[] }>,
+): Promise<number> {
+  const quiet = args.values.quiet === true;
+  const progress = context.progress(quiet, checkUrlInputs(args.positionals));
+  const started = performance.now();
+  const { totals, notes = [] } = await body(progress);
+  progress?.finish();
+  if (!quiet) {
+    for (const note of notes) context.stderr.write(`${note}\n`);
+    context.stderr.write(`${formatSummary(totals, (performance.now() - started) / 1000)}\n`);
+  }
+  return 0;
+}
