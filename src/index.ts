@@ -7,7 +7,7 @@ export { toMatchPath, isValidProductToken } from './paths.js';
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {
-  AcapPolicy, ACAP_USAGES, ACAP_DIAGNOSTIC_CODES, isAcapUsage, compareScope,
+  AcapPolicy, ACAP_USAGES, ACAP_DIAGNOSTIC_CODES, DEFAULT_ACAP_MAX_EXPANDED_RULES, isAcapUsage, compareScope,
   type AcapCheckOptions, type AcapDiagnostic, type AcapDiagnosticCode, type AcapQualifier,
   type AcapQualifierType, type AcapUsage, type AcapVerdict, type AcapRecord, type AcapRule,
   type AcapReference, type AcapRequest, type AcapTimeLimit, type AcapSubRecord,

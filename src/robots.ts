@@ -15,6 +15,13 @@ export interface ParseOptions {
    * and `truncated` is set.
    */
   readonly maxBytes?: number;
+  /**
+   * ACAP expansion budget: how many rules (usages × resource path patterns) the file's
+   * ACAP fields may stand for, default 100,000 (`DEFAULT_ACAP_MAX_EXPANDED_RULES`).
+   * Past it, `acap` reports `expansion-budget-exceeded` and prohibits every usage.
+   * Parsing never expands: its cost is linear in the body whatever this is.
+   */
+  readonly acapMaxExpandedRules?: number;
 }
 
 export const DEFAULT_MAX_BYTES = 512_000;
@@ -58,17 +65,21 @@ class ParseSink extends GroupCollector {
   }
 }
 
-function checkOptions(options: unknown): { profile: Profile; maxBytes: number } {
-  if (options === undefined) return { profile: 'rfc', maxBytes: DEFAULT_MAX_BYTES };
+function checkOptions(options: unknown): { profile: Profile; maxBytes: number; acapMaxExpandedRules: number | undefined } {
+  if (options === undefined) return { profile: 'rfc', maxBytes: DEFAULT_MAX_BYTES, acapMaxExpandedRules: undefined };
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`options must be an object, got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (key !== 'profile' && key !== 'maxBytes') {
-      throw new TypeError(`options.${key} is not an option (expected profile, maxBytes)`);
+    if (key !== 'profile' && key !== 'maxBytes' && key !== 'acapMaxExpandedRules') {
+      throw new TypeError(`options.${key} is not an option (expected profile, maxBytes, acapMaxExpandedRules)`);
     }
   }
-  const { profile = 'rfc', maxBytes = DEFAULT_MAX_BYTES } = options as ParseOptions;
+  const { profile = 'rfc', maxBytes = DEFAULT_MAX_BYTES, acapMaxExpandedRules } = options as ParseOptions;
+  if (acapMaxExpandedRules !== undefined && (typeof acapMaxExpandedRules !== 'number' || !Number.isSafeInteger(acapMaxExpandedRules) || acapMaxExpandedRules < 0)) {
+    const Err = typeof acapMaxExpandedRules === 'number' ? RangeError : TypeError;
+    throw new Err(`options.acapMaxExpandedRules must be a non-negative integer, got ${typeof acapMaxExpandedRules === 'number' ? String(acapMaxExpandedRules) : describe(acapMaxExpandedRules)}`);
+  }
   if (profile !== 'rfc' && profile !== 'google') {
     throw new TypeError(`options.profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
   }
@@ -78,7 +89,7 @@ function checkOptions(options: unknown): { profile: Profile; maxBytes: number } 
   if (!Number.isInteger(maxBytes) || maxBytes < 0) {
     throw new RangeError(`options.maxBytes must be a non-negative integer, got ${String(maxBytes)}`);
   }
-  return { profile, maxBytes };
+  return { profile, maxBytes, acapMaxExpandedRules };
 }
 
 /** The body as bytes, cut at `maxBytes` and back to the last line break before the cut. */
@@ -142,6 +153,7 @@ export class Robots {
     readonly truncated: boolean,
     /** Lines seen by the lexer. */
     readonly lineCount: number,
+    acapMaxExpandedRules?: number,
   ) {
     this.groups = collector.groups;
     this.sitemaps = collector.sitemaps;
@@ -151,7 +163,7 @@ export class Robots {
     for (const group of collector.groups) for (const record of group.others) others.push(record);
     this.others = others.length > 1 ? others.sort((a, b) => a.line - b.line) : others;
     this.ignoredRuleLines = collector.orphanRuleLines;
-    this.acap = collector.acap === null ? null : collector.acap.finish(this);
+    this.acap = collector.acap === null ? null : collector.acap.finish(this, { maxExpandedRules: acapMaxExpandedRules });
   }
 
   /**
@@ -160,11 +172,11 @@ export class Robots {
    * @example Robots.parse(bytes, { profile: 'google', maxBytes: 512_000 })
    */
   static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
-    const { profile, maxBytes } = checkOptions(options);
+    const { profile, maxBytes, acapMaxExpandedRules } = checkOptions(options);
     const { bytes, truncated } = limitBody(body, maxBytes);
     const collector = new ParseSink(bytes, profile);
     const lineCount = lexLines(bytes, collector, profile === 'google');
-    return new Robots(profile, collector, bytes.length, truncated, lineCount);
+    return new Robots(profile, collector, bytes.length, truncated, lineCount, acapMaxExpandedRules);
   }
 
   /**

@@ -8,16 +8,17 @@
 import { asciiLower, bytesToText } from '../groups.js';
 import type { RobotsLineHandler } from '../parse.js';
 import { AcapPolicy } from './evaluate.js';
-import type {
-  AcapDiagnostic,
-  AcapDiagnosticCode,
-  AcapLocalUsage,
-  AcapQualifiedPart,
-  AcapReference,
-  AcapRequest,
-  AcapResourceSet,
-  AcapRule,
-  ConventionalPolicy,
+import {
+  DEFAULT_ACAP_MAX_EXPANDED_RULES,
+  type AcapDiagnostic,
+  type AcapDiagnosticCode,
+  type AcapField,
+  type AcapLocalUsage,
+  type AcapQualifiedPart,
+  type AcapReference,
+  type AcapRequest,
+  type AcapResourceSet,
+  type ConventionalPolicy,
 } from './model.js';
 import { parseQualifiers } from './qualifiers.js';
 import { isAcapName, toUsage } from './usages.js';
@@ -33,7 +34,7 @@ type RecordState =
 interface SubRecordBuilder {
   readonly line: number;
   readonly purposes: string[];
-  readonly rules: AcapRule[];
+  readonly fields: AcapField[];
 }
 
 interface RecordBuilder {
@@ -41,7 +42,7 @@ interface RecordBuilder {
   anyCrawler: boolean;
   readonly crawlers: string[];
   reference: AcapReference | null;
-  readonly rules: AcapRule[];
+  readonly fields: AcapField[];
   readonly subRecords: SubRecordBuilder[];
   readonly requests: AcapRequest[];
   state: RecordState;
@@ -120,6 +121,12 @@ export class AcapCollector implements RobotsLineHandler {
   private current: RecordBuilder | null = null;
   private readonly patterns: string[] = [];
   private readonly patternIds = new Map<string, number>();
+  /** Pattern ids of each resource set, made at its first use and shared by every field naming it. */
+  private readonly setPatternIds = new Map<AcapResourceSet, readonly number[]>();
+  /** Every accepted permission and prohibition field, in file order. */
+  private readonly fields: AcapField[] = [];
+  /** Rules the fields stand for (usages × patterns), counted, never built. */
+  private expandedRules = 0;
 
   // Conventional records are the GroupCollector's business (§2.9.2).
   userAgent(): void {}
@@ -192,12 +199,25 @@ export class AcapCollector implements RobotsLineHandler {
   /**
    * Ends collection. Returns null when the file had no ACAP field; otherwise the policy,
    * which falls back to `rep` for the `crawl` usage where no ACAP field decides (§2.9.2).
+   * Nothing is expanded here: the cost so far is linear in the file's size.
+   * `maxExpandedRules` is the ACAP expansion budget (default
+   * {@link DEFAULT_ACAP_MAX_EXPANDED_RULES}): past it, an `expansion-budget-exceeded`
+   * diagnostic, and the policy prohibits every usage (see {@link AcapPolicy}).
+   * @throws TypeError / RangeError when `maxExpandedRules` is not a non-negative integer
    * @example
    * new AcapCollector().finish({ explain: () => ({ allowed: true, line: 0 }) }); // null
    */
-  finish(rep: ConventionalPolicy): AcapPolicy | null {
+  finish(rep: ConventionalPolicy, options: { readonly maxExpandedRules?: number | undefined } = {}): AcapPolicy | null {
+    const maxExpandedRules = options.maxExpandedRules ?? DEFAULT_ACAP_MAX_EXPANDED_RULES;
+    if (typeof maxExpandedRules !== 'number') {
+      throw new TypeError(`acapMaxExpandedRules must be a non-negative integer, got ${typeof maxExpandedRules}`);
+    }
+    if (!Number.isSafeInteger(maxExpandedRules) || maxExpandedRules < 0) {
+      throw new RangeError(`acapMaxExpandedRules must be a non-negative integer, got ${String(maxExpandedRules)}`);
+    }
     if (!this.sawAcap) return null;
     this.closeRecord();
+    const overBudgetLine = this.budgetLine(maxExpandedRules);
     // Stable sort: end-of-record checks report earlier lines than the fields after them.
     const diagnostics = this.diagnostics.slice().sort((a, b) => a.line - b.line);
     return new AcapPolicy(
@@ -210,16 +230,40 @@ export class AcapCollector implements RobotsLineHandler {
           anyCrawler: r.anyCrawler,
           crawlers: r.crawlers,
           reference: r.reference,
-          rules: r.rules,
+          fields: r.fields,
           subRecords: r.subRecords,
           requests: r.requests,
         })),
         resourceSets: this.resourceSets,
         localUsages: this.localUsages,
         patterns: this.patterns,
+        expandedRuleCount: this.expandedRules,
+        maxExpandedRules,
+        overBudgetLine,
       },
       rep,
     );
+  }
+
+  /**
+   * The line of the field that takes the expanded rule count past `budget` (reported),
+   * or 0 when the whole file fits. O(fields): each field's count is a product, not a list.
+   */
+  private budgetLine(budget: number): number {
+    if (this.expandedRules <= budget) return 0;
+    let total = 0;
+    for (const field of this.fields) {
+      total += field.parts.length * field.patternIds.length;
+      if (total > budget) {
+        this.report(
+          field.line,
+          'expansion-budget-exceeded',
+          `the ACAP fields up to this one stand for ${total} rules (usages × resource path patterns; the file: ${this.expandedRules}), over the budget of ${budget} (acapMaxExpandedRules); every ACAP usage is read as prohibited for every crawler and resource (§2.4.5: what a crawler cannot determine is prohibited)`,
+        );
+        return field.line;
+      }
+    }
+    return 0; // unreachable: the fields sum to expandedRules
   }
 
   private report(line: number, code: AcapDiagnosticCode, message: string): void {
@@ -389,7 +433,7 @@ export class AcapCollector implements RobotsLineHandler {
       anyCrawler: any,
       crawlers: any ? [] : [asciiLower(value)],
       reference: null,
-      rules: [],
+      fields: [],
       subRecords: [],
       requests: [],
       state: 'crawlers',
@@ -463,7 +507,7 @@ export class AcapCollector implements RobotsLineHandler {
     }
     // An empty purpose still opens the sub-record: the fields after it were meant for a
     // purpose, so they must not become general fields. With no purpose they apply to none.
-    record.subRecords.push({ line, purposes: value.length > 0 ? [value] : [], rules: [] });
+    record.subRecords.push({ line, purposes: value.length > 0 ? [value] : [], fields: [] });
     record.state = 'purposes';
   }
 
@@ -494,23 +538,35 @@ export class AcapCollector implements RobotsLineHandler {
   private permission(allow: boolean, key: string, usageText: string, value: string, line: number): void {
     const record = this.recordFor(key, line);
     if (record === null) return;
-    let target: AcapRule[];
+    let target: AcapField[];
     if (record.state === 'purposes' || record.state === 'sub-fields') {
-      target = record.subRecords[record.subRecords.length - 1]!.rules;
+      target = record.subRecords[record.subRecords.length - 1]!.fields;
       record.state = 'sub-fields';
     } else {
-      target = record.rules;
+      target = record.fields;
       record.state = 'fields';
     }
     const { head, rest } = firstWord(value);
     const parts = this.permissionUsages(allow, key, usageText, rest, line);
-    const patterns = this.resourcePatterns(key, head, line);
-    if (parts === null || patterns === null) return;
-    for (const part of parts) {
-      for (const pattern of patterns) {
-        target.push({ allow, usage: part.usage, pattern, patternId: this.patternId(pattern), qualifiers: part.qualifiers, line });
-      }
+    const resources = this.resourcePatterns(key, head, line);
+    if (parts === null || resources === null) return;
+    // The field keeps its usages and its resources apart: crossing them (one rule per
+    // usage and pattern) is left to AcapPolicy.records, which is bounded by the budget.
+    const patternIds = typeof resources === 'string' ? [this.patternId(resources)] : this.resourceSetIds(resources);
+    const field: AcapField = { allow, parts, patternIds, line };
+    target.push(field);
+    this.fields.push(field);
+    this.expandedRules += parts.length * patternIds.length;
+  }
+
+  /** The pattern ids of `set`, assigned at its first use (ids follow first use, as for single patterns). */
+  private resourceSetIds(set: AcapResourceSet): readonly number[] {
+    let ids = this.setPatternIds.get(set);
+    if (ids === undefined) {
+      ids = set.patterns.map((p) => this.patternId(p));
+      this.setPatternIds.set(set, ids);
     }
+    return ids;
   }
 
   /** The standard usages (with qualifiers) a permission or prohibition key stands for, or null (reported). */
@@ -557,8 +613,8 @@ export class AcapCollector implements RobotsLineHandler {
     return parsed.problems.length > 0 ? null : [{ usage, qualifiers: parsed.qualifiers }];
   }
 
-  /** The patterns a resource specification stands for (§2.4.3), or null (reported). */
-  private resourcePatterns(key: string, spec: string, line: number): string[] | null {
+  /** The pattern (or the resource set) a resource specification stands for (§2.4.3), or null (reported). */
+  private resourcePatterns(key: string, spec: string, line: number): string | AcapResourceSet | null {
     if (spec.length === 0 || looksLikeQualifier(spec)) {
       const found = spec.length === 0 ? '' : ` (found the qualifier '${spec}')`;
       this.report(line, 'resource-missing', `${key} has no resource specification${found} (§2.4.3); line ignored`);
@@ -573,10 +629,9 @@ export class AcapCollector implements RobotsLineHandler {
         this.report(line, 'undefined-resource-set', `${key}: resource set '${name}' ${why} (§2.4.4); line ignored`);
         return null;
       }
-      return set.patterns.slice();
+      return set;
     }
-    const pattern = this.checkPattern(key, spec, line);
-    return pattern === null ? null : [pattern];
+    return this.checkPattern(key, spec, line);
   }
 
   /** Validates one resource path pattern (§2.4.3, §2.8); returns it (rooted) or null (reported). */

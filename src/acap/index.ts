@@ -4,6 +4,7 @@ export { AcapPolicy, type AcapCheckOptions, type AcapPolicyParts } from './evalu
 export {
   ACAP_DIAGNOSTIC_CODES,
   ACAP_USAGES,
+  DEFAULT_ACAP_MAX_EXPANDED_RULES,
   type AcapDiagnostic,
   type AcapDiagnosticCode,
   type AcapLocalUsage,

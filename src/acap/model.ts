@@ -159,6 +159,7 @@ export const ACAP_DIAGNOSTIC_CODES = Object.freeze([
   'resource-missing',
   'resource-invalid',
   'resource-unrooted',
+  'expansion-budget-exceeded',
 ] as const);
 
 /**
@@ -167,6 +168,59 @@ export const ACAP_DIAGNOSTIC_CODES = Object.freeze([
  * const code: AcapDiagnosticCode = 'unknown-usage';
  */
 export type AcapDiagnosticCode = (typeof ACAP_DIAGNOSTIC_CODES)[number];
+
+/**
+ * Default ACAP expansion budget per file (`ParseOptions.acapMaxExpandedRules`): how many
+ * rules (usages × resource path patterns, summed over the permission and prohibition
+ * fields) a file may stand for. Real ACAP files stand for tens of rules; a file past the
+ * budget is read as prohibiting every usage (README "ACAP limits").
+ * @example
+ * Robots.parse(body, { acapMaxExpandedRules: DEFAULT_ACAP_MAX_EXPANDED_RULES });
+ */
+export const DEFAULT_ACAP_MAX_EXPANDED_RULES = 100_000;
+
+/**
+ * One permission or prohibition field as collected: its usages and its resources kept
+ * apart, never crossed (internal). A field naming a resource set shares that set's
+ * `patternIds` array with every other field naming it, so a file costs memory linear in
+ * its size however many rules it stands for.
+ * @example
+ * // line 5: ACAP-allow-(basic): the-acap:resource-set:docs
+ * const f: AcapField = { allow: true, parts: [{ usage: 'crawl', qualifiers: [] }, { usage: 'index', qualifiers: [] }], patternIds: [0, 1], line: 5 };
+ */
+export interface AcapField {
+  readonly allow: boolean;
+  readonly parts: readonly AcapQualifiedPart[];
+  /** Indexes into the policy's pattern list, in the order the resource specification gives them. */
+  readonly patternIds: readonly number[];
+  readonly line: number;
+}
+
+/**
+ * A sub-record as collected: fields, not expanded rules (internal; see {@link AcapSubRecord}).
+ * @example
+ * const s: AcapFieldSubRecord = { line: 3, purposes: ['news'], fields: [] };
+ */
+export interface AcapFieldSubRecord {
+  readonly line: number;
+  readonly purposes: readonly string[];
+  readonly fields: readonly AcapField[];
+}
+
+/**
+ * A record as collected: fields, not expanded rules (internal; see {@link AcapRecord}).
+ * @example
+ * const r: AcapFieldRecord = { line: 1, anyCrawler: true, crawlers: [], reference: null, fields: [], subRecords: [], requests: [] };
+ */
+export interface AcapFieldRecord {
+  readonly line: number;
+  readonly anyCrawler: boolean;
+  readonly crawlers: readonly string[];
+  readonly reference: AcapReference | null;
+  readonly fields: readonly AcapField[];
+  readonly subRecords: readonly AcapFieldSubRecord[];
+  readonly requests: readonly AcapRequest[];
+}
 
 /**
  * One resource path pattern of a permission or prohibition after definitions were
