@@ -1,7 +1,7 @@
 // AgentMatcher: one crawler's compiled rules, judged in Wasm one URL or one batch at a time.
 import type { Profile } from './parse.js';
 import { bytesToText, type RuleRecord } from './groups.js';
-import { getEngine } from './wasm.js';
+import { getEngine } from './wasm/index.js';
 import { describe, expectString, expectBytes, expectOut } from './errors.js';
 import { validateRuleTable } from './table/validate.js';
 import { compileRules } from './compile.js';

@@ -1,7 +1,7 @@
 // Small public helpers about what the matcher compares: URL paths and product tokens.
 import type { Profile } from './parse.js';
 import { profileFlags } from './compile.js';
-import { getEngine } from './wasm.js';
+import { getEngine } from './wasm/index.js';
 import { expectString } from './errors.js';
 
 const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 // Worker thread of MatchPool (src/pool.ts): judges the shares of URLs it is sent (line bytes, or encoded strings), one request at a time.
 import { parentPort, threadId } from 'node:worker_threads';
 import { AgentMatcher } from './matcher.js';
-import { getEngine } from './wasm.js';
+import { getEngine } from './wasm/index.js';
 import type { Profile } from './parse.js';
 
 /** A table the worker has not seen yet: enough to rebuild the matcher (rules are not needed to match). */

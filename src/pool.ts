@@ -22,7 +22,7 @@ import { AgentMatcher, type BatchDecisions } from './matcher.js';
 import { describe, expectBytes, expectOut } from './errors.js';
 import type { PoolDrop, PoolDropArena, PoolReply, PoolRequest, PoolStringsRequest, PoolTable } from './pool-worker.js';
 import { type Arena, WorkerArenas } from './pool-arena.js';
-import { getEngine } from './wasm.js';
+import { getEngine } from './wasm/index.js';
 import { encodeUrls, notAString } from './url-bytes.js';
 import { ShareBalance, shareTargets, splitAtLines } from './pool-split.js';
 

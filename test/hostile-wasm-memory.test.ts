@@ -1,6 +1,6 @@
 // Wasm memory safety: every call's regions are placed inside memory, disjoint, and the module writes nowhere else; sizes pushed around every region boundary.
 //
-// src/wasm.ts places the regions (arena of resident tables + indexes, input, lengths, out,
+// src/wasm/ places the regions (arena of resident tables + indexes, input, lengths, out,
 // lines, scratch) and grows memory before each call; assembly/ trusts them. This suite
 // checks that contract from outside, on a private WasmEngine whose exports are wrapped:
 //   - before each call, every region the call will read or write (derived from the call's
@@ -14,14 +14,14 @@
 // table arena, and memory growth in between. No timing is asserted.
 import { describe, expect, it } from 'vitest';
 import { Robots, type Profile } from '../src/index.js';
-import { WasmEngine } from '../src/wasm.js';
+import { WasmEngine } from '../src/wasm/index.js';
 import { encodeRuleTable } from '../src/table/encode.js';
 import * as F from '../src/table/format.js';
 import { ReferenceRobots, referenceSplitLines } from './reference/index.js';
 import { randomBytes } from './reference/prng.js';
 
 const encoder = new TextEncoder();
-const SLACK = 16; // bytes a SIMD load may read past a region (src/wasm.ts SIMD_SLACK)
+const SLACK = 16; // bytes a SIMD load may read past a region (src/table/abi.ts SIMD_SLACK)
 const PROFILES: readonly Profile[] = ['rfc', 'google'];
 
 interface Region {
@@ -52,7 +52,7 @@ type CallLog = Record<string, number>;
 /** A WasmEngine whose exports check every call's regions and diff memory around it. */
 function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () => number } {
   const engine = new WasmEngine();
-  const holder = engine as unknown as { exports: RawExports };
+  const holder = (engine as unknown as { memory: { exports: RawExports } }).memory;
   const real = holder.exports;
   for (const [name, arity] of Object.entries(ARITY)) {
     const fn = (real as unknown as Record<string, (...a: number[]) => unknown>)[name];
@@ -207,7 +207,10 @@ function expectLines(engine: WasmEngine, table: Uint8Array, ref: ReferenceRobots
   };
   const verdicts = new Uint8Array(seen.length + 1);
   const lines = new Uint32Array(seen.length + 1);
-  const { count, consumed } = engine.matchLineChunk(table, input, true, verdicts, lines, 0);
+  const all = engine.matchAllLines(table, input, true);
+  const { count, consumed } = all;
+  verdicts.set(all.verdicts);
+  lines.set(all.lines!);
   expect({ count, consumed }).toEqual({ count: seen.length, consumed: input.length });
   seen.forEach((url, i) => {
     const want = explain(url);

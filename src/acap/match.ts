@@ -14,7 +14,7 @@ import { encodeRuleTable, type TableRule } from '../table/encode.js';
 import { FLAG_CASE_INSENSITIVE, FLAG_NORMALIZE_URL } from '../table/format.js';
 import { lowerAsciiBytes, normalizePatternRfc } from '../normalize.js';
 import { asciiLower } from '../groups.js';
-import { getEngine } from '../wasm.js';
+import { getEngine } from '../wasm/index.js';
 
 const encoder = new TextEncoder();
 
