@@ -29,7 +29,7 @@ export const RESOURCE_TABLE_FLAGS = FLAG_NORMALIZE_URL | FLAG_CASE_INSENSITIVE;
  * @example
  * getEngine().preparePath('/?News%7E', PURPOSE_TABLE_FLAGS); // bytes of '/?news%7e'
  */
-export const PURPOSE_TABLE_FLAGS = FLAG_CASE_INSENSITIVE;
+const PURPOSE_TABLE_FLAGS = FLAG_CASE_INSENSITIVE;
 
 /**
  * Usage purposes are not URLs, but the Wasm matcher starts from a URL. Prefixing both the
