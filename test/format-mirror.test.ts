@@ -168,14 +168,13 @@ describe('the abi.ts diagrams agree with the constants', () => {
   const spanFields = [...spanBox.matchAll(/│\s*(\d+)\s*│\s*(u8|u16|u32)\s*│\s*(\w+)/g)].map(([, offset, width, name]) => ({
     offset: Number(offset), width: width as Width, name: name!,
   }));
-  const slotBlock = ABI_HOST.slice(ABI_HOST.indexOf(`HOST_SLOT (${A.HOST_SLOT_SIZE} bytes)`), ABI_HOST.indexOf('export const HOST_SLOT_SIZE'));
-  const slotFields = [...slotBlock.matchAll(/^\/\/\s+(\d+) (u8|u16|u32)\s+(\w+)/gm)].map(([, offset, width, name]) => ({
-    offset: Number(offset), width: width as Width, name: name!,
-  }));
-  const tableSlotBlock = ABI_HOST.slice(ABI_HOST.indexOf(`TABLE_SLOT (${A.TABLE_SLOT_SIZE} bytes)`), ABI_HOST.indexOf('export const TABLE_SLOT_SIZE'));
-  const tableSlotFields = [...tableSlotBlock.matchAll(/^\/\/\s+(\d+) (u8|u16|u32)\s+(\w+)/gm)].map(([, offset, width, name]) => ({
-    offset: Number(offset), width: width as Width, name: name!,
-  }));
+  /** Fields of a record list (`12 u32 id`) between a heading and the constant that ends it. */
+  const listFields = (heading: string, end: string): { offset: number; width: Width; name: string }[] =>
+    [...ABI_HOST.slice(ABI_HOST.indexOf(heading), ABI_HOST.indexOf(end)).matchAll(/^\/\/\s+(\d+) (u8|u16|u32)\s+(\w+)/gm)].map(([, offset, width, name]) => ({
+      offset: Number(offset), width: width as Width, name: name!,
+    }));
+  const slotFields = listFields(`HOST_SLOT (${A.HOST_SLOT_SIZE} bytes)`, 'export const HOST_SLOT_SIZE');
+  const tableSlotFields = listFields(`TABLE_SLOT (${A.TABLE_SLOT_SIZE} bytes)`, 'export const TABLE_SLOT_SIZE');
   const ABI_RECORDS = [
     { prefix: 'SP_', size: A.SPAN_SIZE, fields: spanFields },
     { prefix: 'HS_', size: A.HOST_SLOT_SIZE, fields: slotFields },

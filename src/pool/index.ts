@@ -11,11 +11,15 @@
 // and verdicts come back as transferred buffers.
 //
 // A batch of strings (matchBatch, decideBatch) is split by URL count the same way. The
-// calling thread encodes each worker's share (src/url-bytes.ts: UTF-8 back to back,
+// calling thread encodes each worker's share (src/wasm/url-bytes.ts: UTF-8 back to back,
 // byte lengths) into that shared memory, in up to eight pieces posted as each is encoded, then
 // judges its own share as matcher.matchBatch would; the workers judge the bytes
 // (engine.matchEncoded). Encoding takes about half what judging does, so with one worker
 // this thread keeps about 30% of the URLs.
+//
+// Why one file of ~650 lines: both batch paths (line bytes, strings) share the worker
+// bookkeeping, table shipping and share balancing at the bottom; that part moves out when
+// the CLI's own worker pool (src/cli/run.ts) is folded into this one.
 import { Worker, threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from '../matcher.js';
@@ -23,7 +27,7 @@ import { describe, expectBytes, expectOut } from '../errors.js';
 import type { PoolDrop, PoolDropArena, PoolReply, PoolRequest, PoolStringsRequest, PoolTable } from './worker.js';
 import { type Arena, WorkerArenas } from './arena.js';
 import { getEngine } from '../wasm/index.js';
-import { encodeUrls, notAString } from '../url-bytes.js';
+import { encodeUrls, notAString } from '../wasm/url-bytes.js';
 import { ShareBalance, shareTargets, splitAtLines } from './split.js';
 
 /**

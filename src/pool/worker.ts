@@ -35,7 +35,7 @@ export interface PoolRequest extends PoolInput {
 }
 
 /**
- * Judge `count` URLs that the calling side encoded (src/url-bytes.ts) into the input:
+ * Judge `count` URLs that the calling side encoded (src/wasm/url-bytes.ts) into the input:
  * their byte lengths as u32 from `lengthsOffset` (4-aligned), their bytes back to back
  * from `bytesOffset` on.
  */

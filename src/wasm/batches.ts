@@ -1,7 +1,7 @@
 // WasmEngine: the batch drivers, one Wasm call per chunk of URLs, lines or spans.
 import { H_WILDCARD_COUNT } from '../table/format.js';
 import { ROW_HOST, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE } from '../table/abi.js';
-import { encodeUrls, notAString } from '../url-bytes.js';
+import { encodeUrls, notAString } from './url-bytes.js';
 import { instantiate } from './instance.js';
 import { align16, COPY_SKEW, SPAN_COUNT, WasmMemory } from './memory.js';
 import { TableArena, type EngineOptions, type Slot } from './arena.js';
