@@ -1,5 +1,6 @@
 // The host of a URL, for `classify`: which robots.txt file applies to each line.
 import { findDelimiter, lanesBelow } from './scan';
+import { HOST_SLOT_SIZE, HS_HASH, HS_ID, HS_KEY_AT, HS_KEY_LENGTH } from './abi';
 
 /** Where the last `findHost` found the host (an empty span when the URL has none). */
 export let hostStart: u32 = 0;
@@ -44,10 +45,9 @@ export function hostHash(p: usize, n: u32): u32 {
   return h;
 }
 
-// HostIndex: an open-addressing table (linear probing, load ≤ 1/2, kept by the host)
-// from a host's lowercase bytes to the host's id for it (≥ 1). Slot, 16 bytes:
-//    0 u32 hash   4 u32 keyAt (address of the lowercase key)   8 u32 keyLength   12 u32 id (0: empty)
-// The host writes slots and keys (src/wasm.ts); Wasm only reads them, once per line.
+// HostIndex: an open-addressing table from a host's lowercase bytes to the caller's id
+// for it; its slot layout (HOST_SLOT) is specified in src/table/abi.ts. The host writes
+// slots and keys (src/wasm/host-index.ts); Wasm only reads them, once per line.
 
 /** Whether p[0, n), ASCII-lowercased, equals key[0, n). Reads up to 15 bytes past both. */
 @inline function equalsLowered(key: usize, p: usize, n: u32): bool {
@@ -67,10 +67,10 @@ export function lookupHost(index: usize, mask: u32, p: usize, n: u32, hash: u32)
   let i = hash & mask;
   // Terminates: the host keeps at least half of the slots empty.
   while (true) {
-    const slot = index + (<usize>i << 4);
-    const id = load<u32>(slot, 12);
+    const slot = index + <usize>i * HOST_SLOT_SIZE;
+    const id = load<u32>(slot, HS_ID);
     if (id == 0) return 0;
-    if (load<u32>(slot) == hash && load<u32>(slot, 8) == n && equalsLowered(<usize>load<u32>(slot, 4), p, n)) return id;
+    if (load<u32>(slot, HS_HASH) == hash && load<u32>(slot, HS_KEY_LENGTH) == n && equalsLowered(<usize>load<u32>(slot, HS_KEY_AT), p, n)) return id;
     i = (i + 1) & mask;
   }
 }

@@ -1,10 +1,14 @@
-// The Wasm ABI: plain numbers in and out, one call per batch; layout in src/wasm.ts.
+// The Wasm ABI: plain numbers in and out, one call per batch; layouts in src/table/abi.ts, regions in src/wasm/memory.ts.
 import { decide, decidedLine, collectMatches as collect } from './match';
-export { indexBytes, indexBytesFor, indexTable } from './match';
+export { indexBytes, indexBytesFor, indexTable } from './rule-index';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { forgetOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
-import { putRow, rowBound, rowWanted, ROW_MISSING_DISALLOW } from './rows';
+import { putRow, rowBound, rowWanted } from './rows';
+import {
+  ROW_MISSING_DISALLOW, SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_LINE_LENGTH, SP_LINE_START,
+  TABLE_SLOT_SIZE, TS_INDEX_AT, TS_TABLE_AT,
+} from './abi';
 import { findHost, hostHash, hostLen, hostStart, lookupHost } from './host';
 
 /** Bytes of the input consumed by the last `matchLines`, `formatLines` or `scanHosts` call. */
@@ -21,6 +25,8 @@ export function heapBase(): usize {
 
 /** Format version this module reads (mirrors FORMAT_VERSION in src/table/format.ts). */
 export { FORMAT_VERSION as formatVersion } from './table';
+/** ABI version this module speaks (mirrors ABI_VERSION in src/table/abi.ts). */
+export { ABI_VERSION as abiVersion } from './abi';
 
 /** The verdict on the path preparePath or prepareLine left in pathPtr/pathLen. */
 @inline function judgePrepared(table: usize, index: usize, flags: u32): u32 {
@@ -156,11 +162,6 @@ export function formatLines(table: usize, index: usize, input: usize, len: u32, 
   return n;
 }
 
-// Span record (classify), 8 × u32 per line, mirrored by src/wasm.ts SPAN_*:
-//    0 lineStart   4 lineLength (CR dropped)   8 hostStart   12 hostLength
-//   16 hostHash   20, 24 reserved   28 hostId (HostIndex, 0: unknown)
-const SPAN_SIZE: u32 = 32;
-
 /**
  * `classify`, step 1: splits input[0, len) into lines and writes one span record per
  * line (at most `maxCount`), with the line's host, its hash and the id the HostIndex at
@@ -176,14 +177,14 @@ export function scanHosts(input: usize, len: u32, final: u32, spans: usize, maxC
     const end = lineEnd(input, start, nl);
     findHost(input + start, end - start);
     const rec = spans + <usize>n * SPAN_SIZE;
-    store<u32>(rec, start);
-    store<u32>(rec, end - start, 4);
-    store<u32>(rec, start + hostStart, 8);
-    store<u32>(rec, hostLen, 12);
+    store<u32>(rec, start, SP_LINE_START);
+    store<u32>(rec, end - start, SP_LINE_LENGTH);
+    store<u32>(rec, start + hostStart, SP_HOST_START);
+    store<u32>(rec, hostLen, SP_HOST_LENGTH);
     const hash = hostHash(input + start + hostStart, hostLen);
-    store<u32>(rec, hash, 16);
-    store<u64>(rec, 0, 20);
-    store<u32>(rec, hosts == 0 ? 0 : lookupHost(hosts, hostMask, input + start + hostStart, hostLen, hash), 28);
+    store<u32>(rec, hash, SP_HOST_HASH);
+    store<u64>(rec, 0, SP_HOST_HASH + 4); // the two reserved words
+    store<u32>(rec, hosts == 0 ? 0 : lookupHost(hosts, hostMask, input + start + hostStart, hostLen, hash), SP_HOST_ID);
     n++;
     start = nl + 1;
   }
@@ -206,9 +207,9 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
   disallowedCount = 0;
   for (; i < count; i++) {
     const rec = spans + <usize>i * SPAN_SIZE;
-    const url = input + load<u32>(rec);
-    const urlLen = load<u32>(rec, 4);
-    const hostLength = load<u32>(rec, 12);
+    const url = input + load<u32>(rec, SP_LINE_START);
+    const urlLen = load<u32>(rec, SP_LINE_LENGTH);
+    const hostLength = load<u32>(rec, SP_HOST_LENGTH);
     if (rowBound(urlLen, hostLength) > outCap - <u32>(o - out)) break;
     const id = load<i32>(ids + (<usize>i << 2));
     let verdict: bool;
@@ -216,13 +217,13 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
       verdict = (options & ROW_MISSING_DISALLOW) == 0;
       decidedLine = 0;
     } else {
-      const slot = slots + (<usize>id << 3);
-      const table = <usize>load<u32>(slot);
-      verdict = judge(table, load<u32>(slot, 4), <u32>load<u16>(table, H_FLAGS), url, urlLen, scratch) != 0;
+      const slot = slots + <usize>id * TABLE_SLOT_SIZE;
+      const table = <usize>load<u32>(slot, TS_TABLE_AT);
+      verdict = judge(table, load<u32>(slot, TS_INDEX_AT), <u32>load<u16>(table, H_FLAGS), url, urlLen, scratch) != 0;
     }
     if (verdict) allowedCount++;
     else disallowedCount++;
-    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, 8), hostLength, url, urlLen);
+    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, SP_HOST_START), hostLength, url, urlLen);
   }
   writtenBytes = <u32>(o - out);
   return i - first;

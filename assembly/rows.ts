@@ -3,16 +3,12 @@
 // The CLI streams millions of URLs; formatting them here means the host never loops
 // per line in JS: it copies a chunk in, gets a chunk of finished rows out.
 
-/** Row options (bit set), mirrored by src/wasm.ts ROW_*. */
-export const ROW_JSONL: u32 = 1;
-export const ROW_ONLY_ALLOWED: u32 = 2;
-export const ROW_ONLY_DISALLOWED: u32 = 4;
-export const ROW_HOST: u32 = 8;
-export const ROW_MISSING_DISALLOW: u32 = 16;
+// The row format and its options (ROW_*) are specified in src/table/abi.ts.
+import { ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED } from './abi';
 
 /** Longest row for a URL of `urlLen` and a host of `hostLen` bytes (JSON escapes are 6 bytes per byte). */
 @inline export function rowBound(urlLen: u32, hostLen: u32): u32 {
-  return 64 + 6 * (urlLen + hostLen);
+  return ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE * (urlLen + hostLen);
 }
 
 /** Writes one byte, returns the next position. */

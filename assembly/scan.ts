@@ -1,7 +1,7 @@
 // SIMD byte scanners: the first byte of a class in a range, 16 bytes per step.
 //
 // Every scanner may load up to 15 bytes past `end` (the host keeps SIMD_SLACK = 16
-// readable bytes after each region it hands in, see src/wasm.ts) and masks those lanes
+// readable bytes after each region it hands in, see src/wasm/memory.ts) and masks those lanes
 // off, so a short URL costs one or two vector steps and never a scalar tail loop.
 
 /** Bit i set for lanes i < n (all 16 when n ≥ 16); a `select`, so no branch to mispredict. */
@@ -11,7 +11,7 @@
 
 /**
  * Whether a[0, n) equals b[0, n): 16 bytes per step, reading up to 15 bytes past both
- * (tables and paths always have SIMD slack after them, see src/wasm.ts).
+ * (tables and paths always have SIMD slack after them, see src/wasm/memory.ts).
  */
 @inline export function equalBytes(a: usize, b: usize, n: u32): bool {
   // Invariant: a[0, k) == b[0, k). ⌈n / 16⌉ steps.

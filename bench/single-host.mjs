@@ -1,7 +1,7 @@
 // Scenario: one realistic ~100-rule robots.txt, 1M URLs of ~60 bytes (half allowed), every API path vs the peers.
 import robotsParser from 'robots-parser';
 import { Robots } from '../dist/index.js';
-import { getEngine } from '../dist/wasm.js';
+import { getEngine } from '../dist/wasm/index.js';
 import { MatchPool } from '../dist/pool.js';
 import { NaiveMatcher } from './naive.mjs';
 import { balancedUrls, byteLength, syntheticRobots, toLines } from './fixtures.mjs';

@@ -1,8 +1,10 @@
-// Compiles the rules that apply to one crawler into a RuleTable, as the profile says.
+// Compiles the rules that apply to one crawler into a RuleTable, as the profile says: the one place that compiles.
 import type { Profile } from './parse.js';
 import type { RuleRecord } from './groups.js';
 import { RFC_PATTERN_BYTE, writeEscapedGoogle, writeNormalizedRfc } from './normalize.js';
-import { acquireRuleBuffer, encodeRuleBuffer, releaseRuleBuffer, type RuleBuffer } from './table/encode.js';
+import { acquireRuleBuffer, releaseRuleBuffer, type RuleBuffer } from './table/rule-buffer.js';
+import { encodeRuleBuffer } from './table/encode.js';
+import { wrapCompiledTable, type AgentMatcher } from './matcher.js';
 import { expectBytes, expectProfile } from './errors.js';
 import { FLAG_IMPLICIT_ROBOTS_TXT, FLAG_NORMALIZE_URL } from './table/format.js';
 
@@ -61,9 +63,8 @@ function fillGoogle(records: readonly RuleRecord[], out: RuleBuffer): void {
     if (!(p instanceof Uint8Array) || p.length === 0) expectBytes(p, 'pattern');
     const n = p.length;
     // Room for the escaped pattern (3 bytes per byte at most) and a derived `<dir>/$`.
-    out.reserve(2, 6 * n + 8);
-    const bytes = out.bytes;
-    const at = out.size;
+    const bytes = out.openPattern(6 * n + 8, 2);
+    const at = out.patternAt;
     let classes = 0;
     for (let i = 0; i < n; i++) {
       const c = p[i]!;
@@ -84,7 +85,7 @@ function fillGoogle(records: readonly RuleRecord[], out: RuleBuffer): void {
     // but robots.cc still reports its line.
     const allow = r.allow;
     const line = r.line;
-    out.commit(length, star, allow, line, out.count);
+    out.closePattern(length, star, allow, line);
     if (!allow) continue;
     // Google-compat (robots.cc HandleAllow): an allow pattern whose last segment starts
     // with `/index.htm` also allows the directory itself, as `<dir>/$` (a rule of its own,
@@ -93,10 +94,11 @@ function fillGoogle(records: readonly RuleRecord[], out: RuleBuffer): void {
     while (slash >= at && bytes[slash] !== SLASH) slash--;
     if (slash < at || !indexHtmAt(bytes, slash, at + length)) continue;
     const keep = slash + 1 - at;
-    const derived = out.size;
+    // (Room was opened for both rules above: the array is still the one written.)
+    const derived = out.patternAt;
     bytes.copyWithin(derived, at, at + keep);
     bytes[derived + keep] = DOLLAR;
-    out.commit(keep + 1, star < keep ? star : -1, true, line, out.count);
+    out.closePattern(keep + 1, star < keep ? star : -1, true, line);
   }
 }
 
@@ -118,9 +120,8 @@ function fillRfc(records: readonly RuleRecord[], out: RuleBuffer): void {
       // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
       continue;
     }
-    out.reserve(1, n);
-    const bytes = out.bytes;
-    const at = out.size;
+    const bytes = out.openPattern(n);
+    const at = out.patternAt;
     // OR of the byte classes, no branch per byte: a final `$` (the end anchor) is the
     // only byte of class 1 or 4 that normalizePatternRfc keeps.
     let classes = 0;
@@ -149,12 +150,11 @@ function fillRfc(records: readonly RuleRecord[], out: RuleBuffer): void {
     if ((classes & (CLASS_REWRITE | CLASS_DOLLAR)) === 0) {
       let star = -1;
       if ((classes & CLASS_STAR) !== 0) for (let j = 0; star < 0; j++) if (bytes[at + j] === STAR) star = j;
-      out.commit(n, star, r.allow, r.line, out.count);
+      out.closePattern(n, star, r.allow, r.line);
       continue;
     }
     // Normalized in place of the copy (at most 3 bytes per byte).
-    out.reserve(1, 3 * n);
-    const normalized = out.bytes;
+    const normalized = out.openPattern(3 * n);
     const stop = writeNormalizedRfc(p, normalized, at);
     let star = -1;
     for (let j = at; j < stop; j++) {
@@ -163,6 +163,19 @@ function fillRfc(records: readonly RuleRecord[], out: RuleBuffer): void {
         break;
       }
     }
-    out.commit(stop - at, star, r.allow, r.line, out.count);
+    out.closePattern(stop - at, star, r.allow, r.line);
   }
+}
+
+/**
+ * Compiles `rules` (the lines that apply to `userAgent`, in file order) into a RuleTable
+ * and wraps it in an AgentMatcher without the constructor's validation and copy: the
+ * table was encoded right here and nothing else holds it. Internal (used by
+ * `Robots.forAgent`, not re-exported by src/index.ts).
+ * @example
+ * const m = compileAgentMatcher('ExampleBot', 'rfc', robots.rulesFor('ExampleBot'));
+ * m.isAllowed('/private/x'); // false when a `disallow: /private` applies
+ */
+export function compileAgentMatcher(userAgent: string, profile: Profile, rules: readonly RuleRecord[]): AgentMatcher {
+  return wrapCompiledTable(userAgent, profile, compileRules(rules, profile), rules);
 }

@@ -1,10 +1,9 @@
-// AgentMatcher: one crawler's compiled rules, judged in Wasm one URL or one batch at a time.
+// AgentMatcher: one crawler's compiled RuleTable, judged in Wasm one URL or one batch at a time (it never compiles: src/compile.ts does).
 import type { Profile } from './parse.js';
 import { bytesToText, type RuleRecord } from './groups.js';
-import { getEngine } from './wasm.js';
-import { describe, expectString, expectBytes, expectOut } from './errors.js';
+import { getEngine } from './wasm/index.js';
+import { describe, expectString, expectBytes, expectOut, expectProfile } from './errors.js';
 import { validateRuleTable } from './table/validate.js';
-import { compileRules } from './compile.js';
 
 /** Why a URL is allowed or not. */
 export interface Explanation {
@@ -26,13 +25,13 @@ export interface BatchDecisions {
 const lineScratch = new Uint32Array(1);
 
 /**
- * The table `compileAgentMatcher` has just encoded, set only while it runs the
- * constructor: such a table is valid by construction and referenced nowhere else, so the
- * constructor neither validates nor copies it. Any other table (the public constructor)
- * is checked and copied. The engine still validates every table when it enters Wasm
- * memory, since `matcher.table` is reachable and could be changed afterwards.
+ * Tables handed to `wrapCompiledTable`, each consumed by the one constructor call it
+ * makes: such a table was encoded just now and is referenced nowhere else, so that call
+ * neither validates nor copies it. Any other table (the public constructor) is checked
+ * and copied. The engine still validates every table when it enters Wasm memory, since
+ * `matcher.table` is reachable and could be changed afterwards.
  */
-let encodedHere: Uint8Array | null = null;
+const freshTables = new WeakSet<Uint8Array>();
 
 /**
  * The rules that apply to one crawler, compiled once into a RuleTable and judged in
@@ -43,6 +42,9 @@ let encodedHere: Uint8Array | null = null;
  * m.matchBatch(['/a', '/private']);            // Uint8Array [1, 0]
  */
 export class AgentMatcher {
+  /** The encoded RuleTable (src/table/format.ts): a private, validated copy; treat as read-only. */
+  readonly table: Uint8Array;
+
   /**
    * @param userAgent the product token this matcher was compiled for
    * @param profile the profile the rules were read with
@@ -52,9 +54,6 @@ export class AgentMatcher {
    * @throws TypeError for a profile other than 'rfc'/'google' or a table that is not bytes
    * @throws RangeError for a malformed table, naming the first problem
    */
-  /** The encoded RuleTable (src/table/format.ts): a private, validated copy; treat as read-only. */
-  readonly table: Uint8Array;
-
   constructor(
     readonly userAgent: string,
     readonly profile: Profile,
@@ -62,12 +61,10 @@ export class AgentMatcher {
     private readonly rules: readonly RuleRecord[],
   ) {
     expectString(userAgent, 'userAgent');
-    if (profile !== 'rfc' && profile !== 'google') {
-      throw new TypeError(`profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
-    }
+    expectProfile(profile, 'profile');
     if (!Array.isArray(rules)) throw new TypeError(`rules must be an array, got ${describe(rules)}`);
-    if (encodedHere !== null && table === encodedHere) {
-      // The library's own, fresh table (compileAgentMatcher): valid by construction.
+    if (freshTables.delete(table)) {
+      // The library's own, fresh table (wrapCompiledTable): valid by construction.
       this.table = table;
       return;
     }
@@ -167,23 +164,19 @@ export class AgentMatcher {
 }
 
 /**
- * Compiles `rules` (the lines that apply to `userAgent`, in file order) into a RuleTable
- * and wraps it in an AgentMatcher without the constructor's validation and copy: the
- * table was encoded right here and nothing else holds it. Internal (used by
- * `Robots.forAgent`, not re-exported by src/index.ts).
- * @example
- * const m = compileAgentMatcher('ExampleBot', 'rfc', robots.rulesFor('ExampleBot'));
- * m.isAllowed('/private/x'); // false when a `disallow: /private` applies
+ * Wraps a table compileRules (src/compile.ts) has just returned in an AgentMatcher,
+ * without the constructor's validation and copy: nothing else holds that table yet.
+ * Internal (used by compileAgentMatcher, not re-exported by src/index.ts).
+ * @example wrapCompiledTable('ExampleBot', 'rfc', compileRules(rules, 'rfc'), rules).isAllowed('/x')
  */
-export function compileAgentMatcher(userAgent: string, profile: Profile, rules: readonly RuleRecord[]): AgentMatcher {
-  const encoded = compileRules(rules, profile);
-  // The encoder may return a view of a larger buffer: trim it, as the constructor's copy
-  // did, so a cached matcher holds no slack.
-  const table = encoded.byteLength === encoded.buffer.byteLength ? encoded : encoded.slice();
-  encodedHere = table;
+export function wrapCompiledTable(userAgent: string, profile: Profile, table: Uint8Array, rules: readonly RuleRecord[]): AgentMatcher {
+  // The encoder sizes its tables exactly; a view of a larger buffer is trimmed, as the
+  // constructor's copy would, so a cached matcher holds no slack.
+  const own = table.byteLength === table.buffer.byteLength ? table : table.slice();
+  freshTables.add(own);
   try {
-    return new AgentMatcher(userAgent, profile, table, rules);
+    return new AgentMatcher(userAgent, profile, own, rules);
   } finally {
-    encodedHere = null;
+    freshTables.delete(own);
   }
 }

@@ -15,7 +15,7 @@ function hexValue(c: number): number {
 }
 
 /** RFC 3986 §2.3 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~". */
-export function isUnreserved(c: number): boolean {
+function isUnreserved(c: number): boolean {
   return (c | 0x20) - 0x61 < 26 && (c | 0x20) >= 0x61 || c - 0x30 < 10 && c >= 0x30 ||
     c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e;
 }
@@ -25,7 +25,7 @@ export function isUnreserved(c: number): boolean {
  * §2.2.2 compares percent-encoded forms, so both sides encode them (`/my file` ≡ `/my%20file`).
  * Mirrored by isOutsideUri in assembly/url.ts.
  */
-export function isOutsideUri(c: number): boolean {
+function isOutsideUri(c: number): boolean {
   return c <= 0x20 || c === 0x7f || c === 0x22 || c === 0x3c || c === 0x3e || c === 0x5c || c === 0x5e ||
     c === 0x60 || c === 0x7b || c === 0x7c || c === 0x7d;
 }

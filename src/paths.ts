@@ -1,8 +1,8 @@
 // Small public helpers about what the matcher compares: URL paths and product tokens.
 import type { Profile } from './parse.js';
 import { profileFlags } from './compile.js';
-import { getEngine } from './wasm.js';
-import { expectString } from './errors.js';
+import { getEngine } from './wasm/index.js';
+import { expectProfile, expectString } from './errors.js';
 
 const decoder = new TextDecoder();
 
@@ -15,9 +15,7 @@ const decoder = new TextDecoder();
  */
 export function toMatchPath(url: string, profile: Profile = 'rfc'): string {
   expectString(url, 'url');
-  if (profile !== 'rfc' && profile !== 'google') {
-    throw new TypeError(`profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
-  }
+  expectProfile(profile, 'profile');
   return decoder.decode(getEngine().preparePath(url, profileFlags(profile)));
 }
 

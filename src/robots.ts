@@ -1,7 +1,8 @@
 // Robots: one parsed robots.txt, its groups and records, and per-crawler matchers on demand.
 import { lexLines, type Profile } from './parse.js';
 import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
-import { compileAgentMatcher, type AgentMatcher, type Explanation } from './matcher.js';
+import type { AgentMatcher, Explanation } from './matcher.js';
+import { compileAgentMatcher } from './compile.js';
 import { describe, expectBytes, expectString } from './errors.js';
 import { AcapCollector, type AcapPolicy } from './acap/index.js';
 

@@ -9,7 +9,7 @@ import {
   matchPatternReference,
 } from '../src/acap/match.js';
 import { lowerAsciiBytes, normalizePatternRfc } from '../src/normalize.js';
-import { getEngine } from '../src/wasm.js';
+import { getEngine } from '../src/wasm/index.js';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();

@@ -1,6 +1,6 @@
 // Bulk paths: matchBatch/matchLines/decide* across chunk boundaries, out-buffer reuse, many resident tables, classify.
 //
-// The batch paths copy URLs into Wasm memory in chunks (src/wasm.ts: 16,384 strings or
+// The batch paths copy URLs into Wasm memory in chunks (src/wasm/batches.ts: 16,384 strings or
 // 256 Ki characters per matchUrls call, 256 KiB per matchLines call, longer lines get a
 // larger chunk) and keep every table a matcher uses resident in an arena that is emptied
 // and grown when full. Each case below crosses one of those boundaries and checks the
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { Robots, type AgentMatcher } from '../src/index.js';
 import { ClassifyProcessor, type ClassifyJob } from '../src/cli/jobs.js';
-import { WasmEngine } from '../src/wasm.js';
+import { WasmEngine } from '../src/wasm/index.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,4 +1,4 @@
-// One source of truth for the rule table: src/table/format.ts and its mirror assembly/table.ts agree constant for constant, and the diagram agrees with both.
+// One source of truth per binary layout: src/table/format.ts and src/table/abi.ts agree with their mirrors assembly/table.ts and assembly/abi.ts constant for constant, and their diagrams agree with both.
 //
 // Both files are read as text and their `export const` lines evaluated, so the check needs
 // no AssemblyScript toolchain and catches a constant changed on one side only. The
@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as F from '../src/table/format.js';
+import * as A from '../src/table/abi.js';
 
 const HOST = readFileSync(new URL('../src/table/format.ts', import.meta.url), 'utf8');
 const WASM = readFileSync(new URL('../assembly/table.ts', import.meta.url), 'utf8');
@@ -125,5 +126,77 @@ describe('the format.ts diagram agrees with the constants', () => {
     const bytes = new Uint8Array(4);
     new DataView(bytes.buffer).setUint32(0, F.TABLE_MAGIC, true);
     expect(new TextDecoder().decode(bytes)).toBe('RTBL');
+  });
+});
+
+// The same contract for every other layout the host and the module share: src/table/abi.ts
+// and its mirror assembly/abi.ts (span record, HostIndex slot, table slot, rows, RuleIndex placement).
+const ABI_HOST = readFileSync(new URL('../src/table/abi.ts', import.meta.url), 'utf8');
+const ABI_WASM = readFileSync(new URL('../assembly/abi.ts', import.meta.url), 'utf8');
+const abiHost = readConstants(ABI_HOST);
+const abiWasm = readConstants(ABI_WASM);
+
+describe('assembly/abi.ts mirrors src/table/abi.ts', () => {
+  it('both files define constants (the parser found them)', () => {
+    expect(abiHost.size).toBeGreaterThan(20);
+    expect(abiWasm.size).toBe(abiHost.size);
+  });
+  it('the parsed host values equal the module the host actually imports', () => {
+    for (const [name, value] of abiHost) expect((A as Record<string, unknown>)[name], name).toBe(value);
+  });
+  it.each([...abiHost.keys()])('%s has the same value on both sides', (name) => {
+    expect(abiWasm.has(name), `${name} missing from assembly/abi.ts`).toBe(true);
+    expect(abiWasm.get(name), name).toBe(abiHost.get(name));
+  });
+  it('assembly/abi.ts defines nothing the spec does not', () => {
+    expect([...abiWasm.keys()].filter((n) => !abiHost.has(n))).toEqual([]);
+  });
+  it('the mirror comment names the current version', () => {
+    expect(ABI_WASM).toMatch(new RegExp(`mirrors src/table/abi\\.ts v${A.ABI_VERSION}\\b`));
+  });
+  it('the assembly code reads the mirror, not literals of its own', () => {
+    const index = readFileSync(new URL('../assembly/index.ts', import.meta.url), 'utf8');
+    const host = readFileSync(new URL('../assembly/host.ts', import.meta.url), 'utf8');
+    for (const name of ['SPAN_SIZE', 'SP_HOST_ID', 'SP_LINE_LENGTH', 'TABLE_SLOT_SIZE', 'TS_INDEX_AT']) expect(index, name).toMatch(new RegExp(`\\b${name}\\b`));
+    for (const name of ['HOST_SLOT_SIZE', 'HS_ID', 'HS_KEY_AT']) expect(host, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+});
+
+describe('the abi.ts diagrams agree with the constants', () => {
+  /** Fields of the SPAN box: `│ 28 │ u32 │ hostId …`. */
+  const spanBox = ABI_HOST.slice(ABI_HOST.indexOf(`SPAN record (${A.SPAN_SIZE} bytes)`), ABI_HOST.indexOf('export const SPAN_SIZE'));
+  const spanFields = [...spanBox.matchAll(/│\s*(\d+)\s*│\s*(u8|u16|u32)\s*│\s*(\w+)/g)].map(([, offset, width, name]) => ({
+    offset: Number(offset), width: width as Width, name: name!,
+  }));
+  /** Fields of a record list (`12 u32 id`) between a heading and the constant that ends it. */
+  const listFields = (heading: string, end: string): { offset: number; width: Width; name: string }[] =>
+    [...ABI_HOST.slice(ABI_HOST.indexOf(heading), ABI_HOST.indexOf(end)).matchAll(/^\/\/\s+(\d+) (u8|u16|u32)\s+(\w+)/gm)].map(([, offset, width, name]) => ({
+      offset: Number(offset), width: width as Width, name: name!,
+    }));
+  const slotFields = listFields(`HOST_SLOT (${A.HOST_SLOT_SIZE} bytes)`, 'export const HOST_SLOT_SIZE');
+  const tableSlotFields = listFields(`TABLE_SLOT (${A.TABLE_SLOT_SIZE} bytes)`, 'export const TABLE_SLOT_SIZE');
+  const ABI_RECORDS = [
+    { prefix: 'SP_', size: A.SPAN_SIZE, fields: spanFields },
+    { prefix: 'HS_', size: A.HOST_SLOT_SIZE, fields: slotFields },
+    { prefix: 'TS_', size: A.TABLE_SLOT_SIZE, fields: tableSlotFields },
+  ];
+  for (const { prefix, size, fields } of ABI_RECORDS) {
+    it(`${prefix}*: every constant is a diagram field at the same offset, inside the ${size}-byte record`, () => {
+      const constants = [...abiHost].filter(([name]) => name.startsWith(prefix));
+      expect(constants.length).toBeGreaterThan(1);
+      for (const [name, offset] of constants) {
+        const field = fields.find((f) => f.name.toLowerCase() === camel(name.slice(prefix.length)).toLowerCase());
+        expect(field, `${name} in the diagram`).toBeDefined();
+        expect(field!.offset, `${name} offset`).toBe(offset);
+        expect(offset % WIDTH_BYTES[field!.width], `${name} aligned`).toBe(0);
+        expect(offset + WIDTH_BYTES[field!.width], `${name} ends inside the record`).toBeLessThanOrEqual(size);
+      }
+    });
+  }
+  it('row options are distinct single bits', () => {
+    const options = [...abiHost].filter(([n]) => n.startsWith('ROW_') && !/BYTES/.test(n)).map(([, v]) => v);
+    expect(options.length).toBe(5);
+    for (const o of options) expect(o & (o - 1), `option ${o} is one bit`).toBe(0);
+    expect(new Set(options).size).toBe(options.length);
   });
 });

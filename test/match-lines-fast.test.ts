@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Robots, type Profile } from '../src/index.js';
-import { getEngine } from '../src/wasm.js';
+import { getEngine } from '../src/wasm/index.js';
 import { ReferenceRobots, referenceSplitLines } from './reference/index.js';
 
 const PROFILES: readonly Profile[] = ['rfc', 'google'];

@@ -26,7 +26,7 @@ const ALLOWED = /^(?:dist\/.+\.(?:js|d\.ts|wasm)|README\.md|LICENSE|package\.jso
 const REQUIRED = [
   'package.json', 'README.md', 'LICENSE',
   'dist/index.js', 'dist/index.d.ts', 'dist/compat.js', 'dist/compat.d.ts',
-  'dist/pool.js', 'dist/pool.d.ts', 'dist/pool-worker.js',
+  'dist/pool.js', 'dist/pool.d.ts', 'dist/pool/worker.js',
   ...Object.values(pkg.bin).map((p) => p.replace(/^\.\//, '')),
 ];
 

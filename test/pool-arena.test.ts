@@ -1,7 +1,7 @@
-// The shared input memory of MatchPool's workers (src/pool-arena.ts): regions at the asked alignment, never overlapping within a call, reused after release.
+// The shared input memory of MatchPool's workers (src/pool/arena.ts): regions at the asked alignment, never overlapping within a call, reused after release.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Arena, WorkerArenas } from '../src/pool-arena.js';
+import { type Arena, WorkerArenas } from '../src/pool/arena.js';
 
 describe('WorkerArenas', () => {
   it('places pieces one after the other at the asked alignment modulo 8, never overlapping, within the arena', () => {

@@ -1,7 +1,7 @@
-// Where MatchPool cuts a batch (src/pool-split.ts): whole-line shares at weighted targets, and the speed estimate behind the weights.
+// Where MatchPool cuts a batch (src/pool/split.ts): whole-line shares at weighted targets, and the speed estimate behind the weights.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ShareBalance, shareTargets, splitAtLines } from '../src/pool-split.js';
+import { ShareBalance, shareTargets, splitAtLines } from '../src/pool/split.js';
 
 const encoder = new TextEncoder();
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
-import type * as PoolModule from '../src/pool.js';
+import type * as PoolModule from '../src/pool/index.js';
 import type * as IndexModule from '../src/index.js';
 import type { AgentMatcher } from '../src/index.js';
 import { suitePools } from './helpers/suite-pools.js';

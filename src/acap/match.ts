@@ -14,7 +14,7 @@ import { encodeRuleTable, type TableRule } from '../table/encode.js';
 import { FLAG_CASE_INSENSITIVE, FLAG_NORMALIZE_URL } from '../table/format.js';
 import { lowerAsciiBytes, normalizePatternRfc } from '../normalize.js';
 import { asciiLower } from '../groups.js';
-import { getEngine } from '../wasm.js';
+import { getEngine } from '../wasm/index.js';
 
 const encoder = new TextEncoder();
 
@@ -29,7 +29,7 @@ export const RESOURCE_TABLE_FLAGS = FLAG_NORMALIZE_URL | FLAG_CASE_INSENSITIVE;
  * @example
  * getEngine().preparePath('/?News%7E', PURPOSE_TABLE_FLAGS); // bytes of '/?news%7e'
  */
-export const PURPOSE_TABLE_FLAGS = FLAG_CASE_INSENSITIVE;
+const PURPOSE_TABLE_FLAGS = FLAG_CASE_INSENSITIVE;
 
 /**
  * Usage purposes are not URLs, but the Wasm matcher starts from a URL. Prefixing both the

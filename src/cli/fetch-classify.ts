@@ -7,7 +7,7 @@ import type { Robots } from '../robots.js';
 import {
   getEngine, ROW_MISSING_DISALLOW, SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
   SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch, type WasmEngine,
-} from '../wasm.js';
+} from '../wasm/index.js';
 import { withUrlInput, type UrlPaths } from './check.js';
 import { DEFAULT_CACHE_HOSTS } from './classify.js';
 import type { CliFetchOptions } from './fetch.js';

@@ -4,9 +4,9 @@ import type { Profile } from '../parse.js';
 import {
   getEngine, ROW_JSONL, ROW_MISSING_DISALLOW, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED,
   SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
-} from '../wasm.js';
+} from '../wasm/index.js';
 import { DirectorySource, type RobotsSource } from './source.js';
-import type { RowSink, SpanBatch, WasmEngine } from '../wasm.js';
+import type { RowSink, SpanBatch, WasmEngine } from '../wasm/index.js';
 
 /** How rows are written and which are kept. */
 export interface RowFormat {

@@ -6,7 +6,9 @@
 //   - all regions and pool references lie inside the table (byteLength === bytes.length);
 //   - trie children are in range, come after their parent (no cycles), cover every
 //     non-root node once, have non-empty labels, and are sorted by distinct first bytes
-//     that equal their labels' first bytes (the binary search in findChild needs this);
+//     that equal their labels' first bytes (the matcher finds a child by comparing its
+//     first byte with 16 children's at once, assembly/match.ts, so they must be distinct;
+//     sorted, distinctness is one comparison with the previous child);
 //   - wildcard rules name ≥ 1 segment inside the segment table, are sorted by priority
 //     descending then line (decide() stops at the first rule that cannot win);
 //   - each KMP link is a proper border length (link[k] ≤ k), so failure chains shrink.

@@ -1,6 +1,6 @@
-// Checks that a MatchPool call keeps its worker's shared input memory (src/pool-arena.ts) out of reuse until the worker has answered.
+// Checks that a MatchPool call keeps its worker's shared input memory (src/pool/arena.ts) out of reuse until the worker has answered.
 import { expect } from 'vitest';
-import type * as PoolModule from '../../src/pool.js';
+import type * as PoolModule from '../../src/pool/index.js';
 
 /** Idle arenas of the pool's first worker (private state, read for the test only). */
 function idleArenas(pool: PoolModule.MatchPool): number {

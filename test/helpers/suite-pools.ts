@@ -1,6 +1,6 @@
 // MatchPools a test suite opens, all closed when the suite ends.
 import { afterAll } from 'vitest';
-import type * as PoolModule from '../../src/pool.js';
+import type * as PoolModule from '../../src/pool/index.js';
 
 /**
  * A `pool(options)` that makes pools of `Pool` (the built dist/ class: workers run built

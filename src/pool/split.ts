@@ -1,4 +1,4 @@
-// Where MatchPool (src/pool.ts) cuts a batch: whole-line shares sized to how fast each thread judged the last ones.
+// Where MatchPool (pool/index.ts) cuts a batch: whole-line shares sized to how fast each thread judged the last ones.
 
 /**
  * Shares smaller than this give no speed sample: their time is mostly messaging and

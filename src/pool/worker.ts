@@ -1,8 +1,8 @@
-// Worker thread of MatchPool (src/pool.ts): judges the shares of URLs it is sent (line bytes, or encoded strings), one request at a time.
+// Worker thread of MatchPool (pool/index.ts): judges the shares of URLs it is sent (line bytes, or encoded strings), one request at a time.
 import { parentPort, threadId } from 'node:worker_threads';
-import { AgentMatcher } from './matcher.js';
-import { getEngine } from './wasm.js';
-import type { Profile } from './parse.js';
+import { AgentMatcher } from '../matcher.js';
+import { getEngine } from '../wasm/index.js';
+import type { Profile } from '../parse.js';
 
 /** A table the worker has not seen yet: enough to rebuild the matcher (rules are not needed to match). */
 export interface PoolTable {
@@ -13,7 +13,7 @@ export interface PoolTable {
 
 /**
  * Where a request's input lies. `arena` > 0 names one of the pool's input buffers
- * (src/pool-arena.ts): `input` carries it the first time, and the worker keeps it until
+ * (pool/arena.ts): `input` carries it the first time, and the worker keeps it until
  * a PoolDropArena. `arena` 0: `input` is the caller's own shared memory, read in place
  * for this request only.
  */
@@ -35,7 +35,7 @@ export interface PoolRequest extends PoolInput {
 }
 
 /**
- * Judge `count` URLs that the calling side encoded (src/url-bytes.ts) into the input:
+ * Judge `count` URLs that the calling side encoded (src/wasm/url-bytes.ts) into the input:
  * their byte lengths as u32 from `lengthsOffset` (4-aligned), their bytes back to back
  * from `bytesOffset` on.
  */
@@ -73,7 +73,7 @@ export type PoolReply = { readonly seq: number; readonly threadId: number } & (
 );
 
 const port = parentPort;
-if (port === null) throw new Error('robotstxt-wasm/pool: pool-worker.js runs only as a worker thread of MatchPool');
+if (port === null) throw new Error('robotstxt-wasm/pool: pool/worker.js runs only as a worker thread of MatchPool');
 
 /** Matchers rebuilt from the tables sent, by the calling side's id. */
 const matchers = new Map<number, AgentMatcher>();

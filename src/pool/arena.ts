@@ -1,4 +1,4 @@
-// The shared memory MatchPool (src/pool.ts) copies a worker's input into: reused from call to call, never transferred.
+// The shared memory MatchPool (pool/index.ts) copies a worker's input into: reused from call to call, never transferred.
 //
 // Moving a fresh ArrayBuffer of tens of megabytes to a worker and back on every call
 // made V8's external-memory accounting trigger garbage collections on the calling

@@ -1,0 +1,33 @@
+// Host–Wasm ABI constants: mirrors src/table/abi.ts v1 (a test checks they agree).
+
+export const ABI_VERSION: u32 = 1;
+
+export const SIMD_SLACK: u32 = 16;
+
+export const SPAN_SIZE: u32 = 32;
+export const SP_LINE_START: u32 = 0;
+export const SP_LINE_LENGTH: u32 = 4;
+export const SP_HOST_START: u32 = 8;
+export const SP_HOST_LENGTH: u32 = 12;
+export const SP_HOST_HASH: u32 = 16;
+export const SP_HOST_ID: u32 = 28;
+
+export const HOST_SLOT_SIZE: u32 = 16;
+export const HS_HASH: u32 = 0;
+export const HS_KEY_AT: u32 = 4;
+export const HS_KEY_LENGTH: u32 = 8;
+export const HS_ID: u32 = 12;
+
+export const TABLE_SLOT_SIZE: u32 = 8;
+export const TS_TABLE_AT: u32 = 0;
+export const TS_INDEX_AT: u32 = 4;
+
+export const RULE_INDEX_ALIGN: u32 = 16;
+
+export const ROW_JSONL: u32 = 1;
+export const ROW_ONLY_ALLOWED: u32 = 2;
+export const ROW_ONLY_DISALLOWED: u32 = 4;
+export const ROW_HOST: u32 = 8;
+export const ROW_MISSING_DISALLOW: u32 = 16;
+export const ROW_FIXED_BYTES: u32 = 64;
+export const ROW_BYTES_PER_BYTE: u32 = 6;

@@ -1,0 +1,87 @@
+// THE host–Wasm ABI: every binary layout besides the RuleTable that both sides read or write.
+//
+// The RuleTable has its own spec (format.ts). Everything else that crosses the boundary
+// is described here once: the span record and the row format (classify and check), the
+// HostIndex slot, the table-slot pair, and how the host sizes and places a RuleIndex.
+// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v1"); a test
+// (test/format-mirror.test.ts) checks that both sides agree and that the diagrams agree
+// with the constants. Any layout change bumps ABI_VERSION in the same commit; the Wasm
+// module exports its ABI_VERSION and the host refuses a module built for another.
+// Every field is little-endian.
+
+export const ABI_VERSION = 1;
+
+/**
+ * Readable bytes every region keeps past its end: the Wasm scanners load 16 bytes at a
+ * time and mask off the lanes past the data (assembly/scan.ts), so a load may start at
+ * the last byte.
+ */
+export const SIMD_SLACK = 16;
+
+// SPAN record (32 bytes), one per input line, written by `scanHosts`, read by `formatSpans`
+// and by the host (the CLI's classify); offsets relative to the batch's input:
+//   ┌────┬─────┬──────────────────────────────────────────────┐
+//   │  0 │ u32 │ lineStart                                    │
+//   │  4 │ u32 │ lineLength (a final CR dropped)              │
+//   │  8 │ u32 │ hostStart                                    │
+//   │ 12 │ u32 │ hostLength (0: the URL has no host)          │
+//   │ 16 │ u32 │ hostHash (FNV-1a of the lowercased host)     │
+//   │ 20 │ u32 │ reserved 0                                   │
+//   │ 24 │ u32 │ reserved 0                                   │
+//   │ 28 │ u32 │ hostId (the HostIndex id, 0: not in it)      │
+//   └────┴─────┴──────────────────────────────────────────────┘
+export const SPAN_SIZE = 32;
+export const SP_LINE_START = 0;
+export const SP_LINE_LENGTH = 4;
+export const SP_HOST_START = 8;
+export const SP_HOST_LENGTH = 12;
+export const SP_HOST_HASH = 16;
+export const SP_HOST_ID = 28;
+
+// HOST_SLOT (16 bytes): one slot of the HostIndex, an open-addressing table (linear
+// probing from hash & mask, load ≤ 1/2, so a probe always ends at an empty slot) from a
+// host's lowercase bytes to the caller's id for it. The host writes slots and keys; Wasm
+// only reads them, once per line:
+//    0 u32 hash            as hostHash
+//    4 u32 keyAt           address of the lowercase key bytes (SIMD_SLACK readable after)
+//    8 u32 keyLength
+//   12 u32 id              ≥ 1; 0 marks an empty slot
+export const HOST_SLOT_SIZE = 16;
+export const HS_HASH = 0;
+export const HS_KEY_AT = 4;
+export const HS_KEY_LENGTH = 8;
+export const HS_ID = 12;
+
+// TABLE_SLOT (8 bytes): where table number id of a classify batch lives, at slots + 8 × id
+// (the batch's i32 ids select one per line; -1: the host has no robots.txt):
+//    0 u32 tableAt         address of the RuleTable
+//    4 u32 indexAt         address of its RuleIndex
+export const TABLE_SLOT_SIZE = 8;
+export const TS_TABLE_AT = 0;
+export const TS_INDEX_AT = 4;
+
+// RuleIndex: derived from a table by the module (`indexTable`), laid out by
+// assembly/rule-index.ts, never read by the host. The host only places it: at a
+// RULE_INDEX_ALIGN-aligned address with SIMD_SLACK readable bytes after, sized by the
+// module's `indexBytesFor(wildcardCount, nodeCount)`, so the layout can change without
+// the host knowing it.
+export const RULE_INDEX_ALIGN = 16;
+
+// Output rows (`formatLines`, `formatSpans`), one per judged line, options a bit set:
+//   tsv:   allow|disallow \t LINE [\t HOST] \t URL \n
+//   jsonl: {"verdict":"allow|disallow","line":LINE[,"host":"HOST"],"url":"URL"}\n
+// HOST is the lowercased host (ROW_HOST); the URL comes as written (jsonl escapes `"`,
+// `\` and control bytes, and writes each byte of invalid UTF-8 as \ufffd). A row takes at
+// most ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE × (url + host bytes).
+export const ROW_JSONL = 1;
+/** Only rows of allowed URLs (the verdicts are still counted). */
+export const ROW_ONLY_ALLOWED = 2;
+/** Only rows of disallowed URLs. */
+export const ROW_ONLY_DISALLOWED = 4;
+/** A host column (classify). */
+export const ROW_HOST = 8;
+/** A line whose host has no robots.txt is disallowed, not allowed (RFC 9309 §2.3.1.3 "unavailable" is allowed). */
+export const ROW_MISSING_DISALLOW = 16;
+export const ROW_FIXED_BYTES = 64;
+/** A JSON escape (\u00XX) is 6 bytes per input byte. */
+export const ROW_BYTES_PER_BYTE = 6;

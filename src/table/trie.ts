@@ -1,0 +1,294 @@
+// TrieBuilder: the radix trie of plain rules (no `*`), built from a RuleBuffer and written as format.ts NODE records.
+import * as F from './format.js';
+
+/**
+ * The trie lives as parallel fields in one reused Int32Array (node i's fields start at
+ * i * T_STRIDE): a corpus file makes hundreds of nodes per compile, and objects for them
+ * cost an allocation each plus the collector's time. Fields: label = src[T_START, T_END)
+ * of the RuleBuffer's bytes; T_FIRST its first byte; children as a list sorted by first
+ * byte (T_CHILD, T_NEXT, T_COUNT); T_WIDE the node's slot in `byteIndex` or -1; the four
+ * earliest lines (0 = none) in the order of format.ts's NODE.
+ */
+const T_START = 0;
+const T_END = 1;
+const T_FIRST = 2;
+const T_CHILD = 3;
+const T_NEXT = 4;
+const T_COUNT = 5;
+const T_WIDE = 6;
+const T_PREFIX_ALLOW = 7;
+const T_PREFIX_DISALLOW = 8;
+const T_EXACT_ALLOW = 9;
+const T_EXACT_DISALLOW = 10;
+const T_STRIDE = 11;
+
+/**
+ * A node with this many children gets a 256-entry child index by byte: a long sorted
+ * list (the `/` node of a large file has dozens of children) would be walked by every
+ * rule passing through it.
+ */
+const WIDE_CHILDREN = 8;
+
+// Format offsets as u32 word indexes, in module constants: V8 folds these, while each
+// read of an imported binding stays a load (measured: twice the cost of these stores).
+const NODE_WORDS = F.NODE_SIZE / 4;
+const N_LABEL_OFFSET = F.N_LABEL_OFFSET / 4;
+const N_LABEL_LENGTH = F.N_LABEL_LENGTH / 4;
+const N_FIRST_CHILD = F.N_FIRST_CHILD / 4;
+const N_CHILD_COUNT = F.N_CHILD_COUNT / 4;
+const N_PREFIX_ALLOW = F.N_PREFIX_ALLOW / 4;
+const N_PREFIX_DISALLOW = F.N_PREFIX_DISALLOW / 4;
+const N_EXACT_ALLOW = F.N_EXACT_ALLOW / 4;
+const N_EXACT_DISALLOW = F.N_EXACT_DISALLOW / 4;
+
+/** Sets node `index` to a label src[start, end) starting with `first`, no children, no lines. */
+function newNode(t: Int32Array, index: number, start: number, end: number, first: number): void {
+  const at = index * T_STRIDE;
+  t[at + T_START] = start;
+  t[at + T_END] = end;
+  t[at + T_FIRST] = first;
+  t[at + T_CHILD] = -1;
+  t[at + T_NEXT] = -1;
+  t[at + T_COUNT] = 0;
+  t[at + T_WIDE] = -1;
+  t[at + T_PREFIX_ALLOW] = 0;
+  t[at + T_PREFIX_DISALLOW] = 0;
+  t[at + T_EXACT_ALLOW] = 0;
+  t[at + T_EXACT_DISALLOW] = 0;
+}
+
+/**
+ * Records a rule ending at node `at` (a field offset). Earliest line wins: RFC 9309
+ * leaves equal rules to us; robots.cc keeps the first.
+ */
+function mark(t: Int32Array, at: number, anchored: boolean, allow: boolean, line: number): void {
+  const field = at + (anchored ? (allow ? T_EXACT_ALLOW : T_EXACT_DISALLOW) : allow ? T_PREFIX_ALLOW : T_PREFIX_DISALLOW);
+  const current = t[field]!;
+  if (current === 0 || line < current) t[field] = line;
+}
+
+/**
+ * Builds one trie at a time; its arrays are kept and grown by doubling from one build to
+ * the next (an encoder owns one builder and never re-enters it).
+ * @example
+ * const trie = new TrieBuilder();
+ * trie.reset(ruleCount);
+ * trie.insert(rules.bytes, start, length, 0, false, false, line);
+ * trie.nodeCount; // 2: the root and one leaf
+ */
+export class TrieBuilder {
+  private t = new Int32Array(1024 * T_STRIDE);
+  /** Child by byte for wide nodes: slot s holds entries [256 s, 256 s + 256), -1 = none. */
+  private byteIndex = new Int32Array(16 * 256);
+  private wideCount = 0;
+  /** Breadth-first node order, for writeNodes. */
+  private order = new Int32Array(1024);
+  /**
+   * The previous insertion's path: pathNode[d] is its d-th node from the root and
+   * pathDepth[d] the pattern bytes matched at that node's end (the root: 0), for
+   * d < pathLength. Rules often share a prefix with the rule before them (files list
+   * `/a/b/c`, `/a/b/d`, …): the next insertion resumes there instead of at the root.
+   */
+  private pathNode = new Int32Array(256);
+  private pathDepth = new Int32Array(256);
+  private pathLength = 0;
+  /** Nodes of the trie being built, node 0 the root. */
+  nodeCount = 1;
+  /**
+   * Label bytes of the trie being built. Shared prefixes are stored once: the labels
+   * take what the leaves added (a split only moves bytes from a label to its new head).
+   */
+  labelBytes = 0;
+
+  /** Starts an empty trie with room for `ruleCount` rules (a rule adds at most two nodes: a leaf and a split head). */
+  reset(ruleCount: number): void {
+    const need = (1 + 2 * ruleCount) * T_STRIDE;
+    if (this.t.length < need) this.t = new Int32Array(Math.max(need, this.t.length * 2));
+    this.wideCount = 0;
+    this.pathLength = 0;
+    this.labelBytes = 0;
+    newNode(this.t, 0, 0, 0, 0);
+    this.nodeCount = 1;
+  }
+
+  /** The child of wide node `at` (a field offset) just before byte `c` in its list, or -1. */
+  private widePredecessor(at: number, c: number): number {
+    const byteIndex = this.byteIndex;
+    const base = this.t[at + T_WIDE]! << 8;
+    for (let b = c - 1; b >= 0; b--) {
+      const x = byteIndex[base + b]!;
+      if (x >= 0) return x;
+    }
+    return -1;
+  }
+
+  /** Puts `node` (its byte `c`) after `prev` (-1: first) in the child list of `parent`. */
+  private link(parent: number, prev: number, node: number, c: number): void {
+    const t = this.t;
+    const pa = parent * T_STRIDE;
+    if (prev < 0) {
+      t[node * T_STRIDE + T_NEXT] = t[pa + T_CHILD]!;
+      t[pa + T_CHILD] = node;
+    } else {
+      t[node * T_STRIDE + T_NEXT] = t[prev * T_STRIDE + T_NEXT]!;
+      t[prev * T_STRIDE + T_NEXT] = node;
+    }
+    const wide = t[pa + T_WIDE]!;
+    if (wide >= 0) this.byteIndex[(wide << 8) + c] = node;
+  }
+
+  /** Gives the node at field offset `at` a child index by byte, from its list. */
+  private widen(at: number): void {
+    const t = this.t;
+    const slot = this.wideCount++;
+    if (this.byteIndex.length < (slot + 1) << 8) {
+      const grown = new Int32Array(this.byteIndex.length * 2);
+      grown.set(this.byteIndex);
+      this.byteIndex = grown;
+    }
+    const byteIndex = this.byteIndex;
+    const base = slot << 8;
+    byteIndex.fill(-1, base, base + 256);
+    for (let x = t[at + T_CHILD]!; x >= 0; x = t[x * T_STRIDE + T_NEXT]!) byteIndex[base + t[x * T_STRIDE + T_FIRST]!] = x;
+    t[at + T_WIDE] = slot;
+  }
+
+  /**
+   * Inserts a plain rule, pattern src[base, base + len). `shared` is how many leading
+   * bytes the pattern has in common with the previous plain rule inserted. The walk
+   * consumes the rule's bytes left to right and splits at most one label, so building
+   * the trie costs O(total pattern bytes) plus the child lookups (short lists, or an
+   * index for wide nodes).
+   */
+  insert(src: Uint8Array, base: number, len: number, shared: number, anchored: boolean, allow: boolean, line: number): void {
+    const t = this.t;
+    let count = this.nodeCount;
+    if (this.pathNode.length < len + 2) {
+      this.pathNode = new Int32Array(Math.max(len + 2, this.pathNode.length * 2));
+      this.pathDepth = new Int32Array(this.pathNode.length);
+      this.pathLength = 0;
+      shared = 0;
+    }
+    const pathNode = this.pathNode;
+    const pathDepth = this.pathDepth;
+    // The previous rule's path spells its own pattern, so its deepest node ending within
+    // the shared bytes spells this pattern's prefix too: nothing above it changes here.
+    let d = this.pathLength - 1;
+    while (d > 0 && pathDepth[d]! > shared) d--;
+    let node = d > 0 ? pathNode[d]! : 0;
+    let i = d > 0 ? pathDepth[d]! : 0;
+    if (d < 0) d = 0;
+    for (;;) {
+      pathNode[d] = node;
+      pathDepth[d] = i;
+      d++;
+      const na = node * T_STRIDE;
+      if (i === len) {
+        this.pathLength = d;
+        mark(t, na, anchored, allow, line);
+        this.nodeCount = count;
+        return;
+      }
+      const c = src[base + i]!;
+      // Children stay sorted by first byte (a split keeps its head's first byte). In a
+      // short list the walk stops at the first child whose byte is not smaller, so `prev`
+      // is where a new leaf goes; a wide node finds it in its index when it is needed.
+      let prev = -1;
+      let child: number;
+      const wide = t[na + T_WIDE]!;
+      if (wide >= 0) {
+        child = this.byteIndex[(wide << 8) + c]!;
+        if (child < 0) prev = this.widePredecessor(na, c);
+      } else {
+        child = t[na + T_CHILD]!;
+        while (child >= 0 && t[child * T_STRIDE + T_FIRST]! < c) {
+          prev = child;
+          child = t[child * T_STRIDE + T_NEXT]!;
+        }
+        if (child >= 0 && t[child * T_STRIDE + T_FIRST] !== c) child = -1;
+      }
+      if (child < 0) {
+        const leaf = count;
+        newNode(t, leaf, base + i, base + len, c);
+        this.labelBytes += len - i;
+        mark(t, leaf * T_STRIDE, anchored, allow, line);
+        this.link(node, prev, leaf, c);
+        pathNode[d] = leaf;
+        pathDepth[d] = len;
+        this.pathLength = d + 1;
+        const children = t[na + T_COUNT]! + 1;
+        t[na + T_COUNT] = children;
+        if (children === WIDE_CHILDREN) this.widen(na);
+        this.nodeCount = count + 1;
+        return;
+      }
+      const at = child * T_STRIDE;
+      const start = t[at + T_START]!;
+      const labelLength = t[at + T_END]! - start;
+      let k = 1;
+      while (k < labelLength && i + k < len && src[start + k] === src[base + i + k]) k++;
+      if (k < labelLength) {
+        // The rule leaves the label part-way: a new head takes the child's place in the
+        // list and the child keeps the tail (and its own children, whose links name it).
+        const head = count++;
+        newNode(t, head, start, start + k, c);
+        // Unlink the child: it is the entry after `prev`.
+        if (wide >= 0) prev = this.widePredecessor(na, c);
+        if (prev < 0) t[na + T_CHILD] = t[at + T_NEXT]!;
+        else t[prev * T_STRIDE + T_NEXT] = t[at + T_NEXT]!;
+        this.link(node, prev, head, c);
+        const h = head * T_STRIDE;
+        t[h + T_CHILD] = child;
+        t[h + T_COUNT] = 1;
+        t[at + T_START] = start + k;
+        t[at + T_FIRST] = src[start + k]!;
+        t[at + T_NEXT] = -1;
+        node = head;
+      } else {
+        node = child;
+      }
+      i += k;
+    }
+  }
+
+  /**
+   * Writes the trie into `table` (whose u32 view is `u32`): NODE records at nodesOffset,
+   * first bytes at firstBytesOffset, labels into the pool from poolOffset, labels read
+   * from `src`. Returns the pool offset after the labels. One pass per node in
+   * breadth-first order, which keeps every node's children contiguous and sorted by
+   * first byte, as inserted (the matcher compares a child's first byte with 16
+   * children's at once; validate.ts checks the order): the node's label into the pool, its
+   * first byte; its children join the queue, so childCursor is the number the first of
+   * them gets.
+   */
+  writeNodes(table: Uint8Array, u32: Uint32Array, src: Uint8Array, nodesOffset: number, firstBytesOffset: number, poolOffset: number): number {
+    const t = this.t;
+    const nodeCount = this.nodeCount;
+    if (this.order.length < nodeCount) this.order = new Int32Array(Math.max(nodeCount, this.order.length * 2));
+    const order = this.order;
+    order[0] = 0;
+    let filled = 1;
+    let pool = poolOffset;
+    let childCursor = 1;
+    for (let k = 0; k < nodeCount; k++) {
+      const at = order[k]! * T_STRIDE;
+      for (let c = t[at + T_CHILD]!; c >= 0; c = t[c * T_STRIDE + T_NEXT]!) order[filled++] = c;
+      const start = t[at + T_START]!;
+      const end = t[at + T_END]!;
+      const w = (nodesOffset >> 2) + k * NODE_WORDS;
+      const childCount = t[at + T_COUNT]!;
+      u32[w + N_LABEL_OFFSET] = pool;
+      u32[w + N_LABEL_LENGTH] = end - start;
+      u32[w + N_FIRST_CHILD] = childCount > 0 ? childCursor : 0;
+      u32[w + N_CHILD_COUNT] = childCount;
+      u32[w + N_PREFIX_ALLOW] = t[at + T_PREFIX_ALLOW]!;
+      u32[w + N_PREFIX_DISALLOW] = t[at + T_PREFIX_DISALLOW]!;
+      u32[w + N_EXACT_ALLOW] = t[at + T_EXACT_ALLOW]!;
+      u32[w + N_EXACT_DISALLOW] = t[at + T_EXACT_DISALLOW]!;
+      table[firstBytesOffset + k] = t[at + T_FIRST]!;
+      childCursor += childCount;
+      for (let i = start; i < end; i++) table[pool++] = src[i]!;
+    }
+    return pool;
+  }
+}

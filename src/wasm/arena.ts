@@ -1,0 +1,146 @@
+// The resident-table arena: each RuleTable a matcher uses, copied into Wasm memory once with its RuleIndex.
+//
+// Switching between hosts' tables costs a WeakMap lookup, not a copy. When the arena is
+// full it is emptied at once (a new epoch) and refilled on demand. It doubles (up to
+// 64 MB, or the largest table seen) when the tables it held had been resident before,
+// so that a working set that filled it fits next time; a stream of one-off tables does
+// not grow it. The io regions (memory.ts) follow it and move when it grows or moves.
+import { H_NODE_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
+import { RULE_INDEX_ALIGN, SIMD_SLACK } from '../table/abi.js';
+import { validateRuleTable } from '../table/validate.js';
+import { align16, type WasmMemory } from './memory.js';
+
+/** Initial bytes of the resident-table arena. */
+const ARENA_BYTES = 1 << 20;
+/**
+ * The arena doubles, when it fills with tables in use, up to this size: the tables a
+ * workload keeps switching between stay resident (the corpus's 2,343 Googlebot tables
+ * and their indexes take about 15 MB). Beyond it, a full arena is emptied and refilled.
+ */
+const ARENA_MAX_BYTES = 64 << 20;
+
+/** Where one table lives in the arena, valid while `epoch` is the arena's. */
+export interface Slot {
+  readonly tableAt: number;
+  readonly indexAt: number;
+  readonly epoch: number;
+}
+
+/** Sizes of a WasmEngine's resident-table arena (tests shrink them to exercise eviction). */
+export interface EngineOptions {
+  /** Initial arena bytes (default 1 MiB). */
+  readonly arenaBytes?: number;
+  /** The arena doubles when full up to this many bytes (default 64 MiB). */
+  readonly arenaMaxBytes?: number;
+}
+
+/** Rounds up to RULE_INDEX_ALIGN (a power of two). */
+function alignIndex(n: number): number {
+  return (n + RULE_INDEX_ALIGN - 1) & -RULE_INDEX_ALIGN;
+}
+
+/** The tables resident in Wasm memory, by identity of their Uint8Array. */
+export class TableArena {
+  private at: number;
+  private cap: number;
+  private readonly max: number;
+  private used = 0;
+  /** Bumped whenever the arena is emptied: slots of an older epoch are stale. */
+  epoch = 0;
+  /** Admissions in this epoch, and how many of them were of tables resident before. */
+  private epochAdmits = 0;
+  private epochReadmits = 0;
+  private readonly slots = new WeakMap<Uint8Array, Slot>();
+  /** The slot of the last table used (skips the WeakMap on repeated calls). */
+  private lastTable: Uint8Array | null = null;
+  private lastSlot: Slot | null = null;
+
+  constructor(private readonly memory: WasmMemory, at: number, options: EngineOptions) {
+    this.at = at;
+    this.cap = align16(options.arenaBytes ?? ARENA_BYTES);
+    this.max = options.arenaMaxBytes ?? ARENA_MAX_BYTES;
+  }
+
+  /** First byte after the arena: where the io regions start. */
+  get end(): number {
+    return this.at + this.cap;
+  }
+
+  /** Moves the (emptied) arena to `at`, for a HostIndex placed before it. */
+  moveTo(at: number): void {
+    this.at = at;
+    this.epoch++;
+    this.used = 0;
+    this.memory.placeAt(this.end);
+  }
+
+  /** The arena slot of `table`, copying it in (and indexing it) when it is not resident. */
+  slot(table: Uint8Array): Slot {
+    if (table === this.lastTable && this.lastSlot!.epoch === this.epoch) return this.lastSlot!;
+    let slot = this.slots.get(table);
+    if (slot === undefined || slot.epoch !== this.epoch) slot = this.admit(table);
+    this.lastTable = table;
+    this.lastSlot = slot;
+    return slot;
+  }
+
+  /** The slot of `table` when it is resident in the current epoch. */
+  residentSlot(table: Uint8Array): Slot | undefined {
+    const slot = this.slots.get(table);
+    return slot === undefined || slot.epoch !== this.epoch ? undefined : slot;
+  }
+
+  /** Whether `table` can be admitted without emptying the arena. */
+  fits(table: Uint8Array): boolean {
+    return this.used + this.slotBytes(table) <= this.cap;
+  }
+
+  /** Whether `table` is resident, or can be admitted without emptying the arena. */
+  residentOrFits(table: Uint8Array): boolean {
+    const slot = table === this.lastTable ? this.lastSlot : this.slots.get(table);
+    if (slot !== undefined && slot !== null && slot.epoch === this.epoch) return true;
+    return this.fits(table);
+  }
+
+  /** Arena bytes `table` and its RuleIndex take. */
+  private slotBytes(table: Uint8Array): number {
+    const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
+    // The RuleIndex layout belongs to the module (assembly/rule-index.ts); it says how big one is.
+    const indexBytes = this.memory.exports.indexBytesFor(header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true));
+    return alignIndex(table.length + SIMD_SLACK) + align16(indexBytes + SIMD_SLACK);
+  }
+
+  /** Copies `table` in and builds its RuleIndex, emptying (and maybe growing) the arena when it is full. */
+  admit(table: Uint8Array): Slot {
+    // The module trusts what it reads, and a table's array may have changed since it was
+    // built or validated: check it now (no other code runs until it is copied below).
+    validateRuleTable(table);
+    const need = this.slotBytes(table);
+    if (this.used + need > this.cap) {
+      // Full: start a new epoch (every other slot becomes stale). The arena grows, while
+      // it may, when at least a quarter of this epoch's tables had been resident before (a
+      // working set that no longer fits); not for a stream of new tables, which would fill
+      // any size.
+      const reused = 4 * this.epochReadmits >= this.epochAdmits;
+      this.epoch++;
+      this.epochReadmits = 0;
+      this.epochAdmits = 0;
+      this.used = 0;
+      const cap = Math.max(need, reused ? Math.min(this.max, this.cap * 2) : this.cap);
+      if (cap > this.cap) {
+        this.cap = align16(cap);
+        this.memory.placeAt(this.end);
+      }
+    }
+    const tableAt = this.at + this.used;
+    const indexAt = alignIndex(tableAt + table.length + SIMD_SLACK);
+    this.memory.u8.set(table, tableAt);
+    this.memory.exports.indexTable(tableAt, indexAt);
+    this.used += need;
+    const slot: Slot = { tableAt, indexAt, epoch: this.epoch };
+    if (this.slots.has(table)) this.epochReadmits++;
+    this.slots.set(table, slot);
+    this.epochAdmits++;
+    return slot;
+  }
+}

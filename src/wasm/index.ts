@@ -1,0 +1,17 @@
+// The only door to WebAssembly: the engine of this thread and the ABI names its callers use.
+import { SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_LINE_LENGTH, SP_LINE_START } from '../table/abi.js';
+
+export { WasmEngine, getEngine, type RowSink, type RowBatch, type SpanBatch, type LineVerdicts } from './batches.js';
+export type { EngineOptions } from './arena.js';
+export { LINE_CHUNK_BYTES } from './memory.js';
+export { ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED, ROW_HOST, ROW_MISSING_DISALLOW } from '../table/abi.js';
+
+/** u32 words of a span record in a SpanBatch, and each field's word (src/table/abi.ts SPAN). */
+export const SPAN_FIELDS = SPAN_SIZE / 4;
+export const SPAN_LINE_START = SP_LINE_START / 4;
+export const SPAN_LINE_LENGTH = SP_LINE_LENGTH / 4;
+export const SPAN_HOST_START = SP_HOST_START / 4;
+export const SPAN_HOST_LENGTH = SP_HOST_LENGTH / 4;
+export const SPAN_HOST_HASH = SP_HOST_HASH / 4;
+/** The HostIndex id of the line's host (0: not in the index). */
+export const SPAN_HOST_ID = SP_HOST_ID / 4;

@@ -1,0 +1,64 @@
+// Instantiates the matcher module and states its exports: the one place that names the Wasm ABI in TypeScript.
+import { WASM_BASE64 } from './bytes.js';
+import { FORMAT_VERSION } from '../table/format.js';
+import { ABI_VERSION } from '../table/abi.js';
+
+/** The module's exports (assembly/index.ts), one doc line each. */
+export interface WasmExports {
+  readonly memory: WebAssembly.Memory;
+  /** First byte free for the host. */
+  heapBase(): number;
+  /** Bytes of the RuleIndex of the table at `table`. */
+  indexBytes(table: number): number;
+  /** Bytes of the RuleIndex of a table with these counts (the arena sizes slots with it). */
+  indexBytesFor(wildcardCount: number, nodeCount: number): number;
+  /** Builds the RuleIndex of the table at `table` into `index`. */
+  indexTable(table: number, index: number): void;
+  /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
+  matchUrls(table: number, index: number, input: number, lengths: number, count: number, out: number, linesOut: number, scratch: number): void;
+  /** Judges LF-separated URLs; returns lines judged, `consumed()` the bytes they covered. */
+  matchLines(table: number, index: number, input: number, len: number, out: number, linesOut: number, scratch: number, final: number): number;
+  consumed(): number;
+  /** Prepares one URL under `flags`; the bytes are at `preparedPtr()`. */
+  prepareUrl(flags: number, url: number, len: number, scratch: number): number;
+  preparedPtr(): number;
+  /** Writes the ids of every wildcard rule matching the URL (u32 each) to `out`. */
+  collectMatches(table: number, url: number, len: number, out: number, scratch: number): number;
+  /** Judges LF-separated URLs against one table and writes their output rows. */
+  formatLines(table: number, index: number, input: number, len: number, final: number, out: number, outCap: number, options: number, scratch: number): number;
+  /** Splits lines and writes one span record (abi.ts SPAN) per line with its host and HostIndex id. */
+  scanHosts(input: number, len: number, final: number, spans: number, maxCount: number, hosts: number, hostMask: number): number;
+  /** Judges span records, line i against table slot ids[i], and writes rows with a host column. */
+  formatSpans(input: number, spans: number, first: number, count: number, ids: number, slots: number, out: number, outCap: number, options: number, scratch: number): number;
+  written(): number;
+  allowed(): number;
+  disallowed(): number;
+  readonly formatVersion: WebAssembly.Global;
+  readonly abiVersion: WebAssembly.Global;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * A new instance of the embedded module (synchronous: the module is small), refusing one
+ * built for another table format or ABI than this host's.
+ * @example const exports = instantiate(); exports.heapBase() // first free byte
+ */
+export function instantiate(): WasmExports {
+  const module = new WebAssembly.Module(decodeBase64(WASM_BASE64) as Uint8Array<ArrayBuffer>);
+  const exports = new WebAssembly.Instance(module, {}).exports as unknown as WasmExports;
+  const version = exports.formatVersion.value as number;
+  if (version !== FORMAT_VERSION) {
+    throw new Error(`robotstxt-wasm: Wasm module reads rule table v${version}, host writes v${FORMAT_VERSION}; rebuild with npm run build`);
+  }
+  const abi = exports.abiVersion.value as number;
+  if (abi !== ABI_VERSION) {
+    throw new Error(`robotstxt-wasm: Wasm module speaks ABI v${abi}, host speaks v${ABI_VERSION}; rebuild with npm run build`);
+  }
+  return exports;
+}
