@@ -107,6 +107,17 @@ export const ROW_ONLY_ALLOWED = 2;
 export const ROW_ONLY_DISALLOWED = 4;
 export const ROW_HOST = 8;
 export const ROW_MISSING_DISALLOW = 16;
+export const ROW_OUTCOME = 32;
+export const ROW_UNAVAILABLE = 64;
+export const ROW_UNREACHABLE = 128;
+/**
+ * A negative table id of formatSpanRows (assembly/index.ts TABLE_*): the line gets line 0 and
+ * this verdict. NONE: no robots.txt (allowed unless ROW_MISSING_DISALLOW); UNREACHABLE:
+ * disallowed (RFC 9309 §2.3.1.4); UNAVAILABLE: allowed (§2.3.1.3).
+ */
+export const TABLE_NONE = -1;
+export const TABLE_UNREACHABLE = -2;
+export const TABLE_UNAVAILABLE = -3;
 
 function align16(n: number): number {
   return (n + 15) & ~15;
@@ -602,7 +613,7 @@ export class WasmEngine {
 
   /**
    * Judges the lines of a `scanHosts` batch of the same `bytes`, line i against
-   * `tables[tableIds[i]]` (-1: no robots.txt, see ROW_MISSING_DISALLOW), and returns
+   * `tables[tableIds[i]]` (negative: a TABLE_* code, no table), and returns
    * their rows with a host column. When every distinct table fits in the arena at once
    * (the usual case) the whole batch is one Wasm pass; otherwise the lines are judged in
    * runs, each run's tables resident together. Only `tables[0, tableCount)` are read,
