@@ -149,13 +149,15 @@ export class FetchedRobots implements OriginRobots {
 /** Scheme numbers: index into a host's tables. */
 const HTTP = 0;
 const HTTPS = 1;
-const SCHEME_PREFIX = ['http://', 'https://'] as const;
+/** The prefix of an origin per scheme number. */
+export const SCHEME_PREFIX = ['http://', 'https://'] as const;
 
 /**
  * 0 for a line starting `http://`, 1 for `https://` (ASCII case-insensitive), -1 otherwise:
  * only those name an origin whose robots.txt can be fetched (RFC 9309 §2.3).
+ * @example schemeOf(new TextEncoder().encode('HTTPS://a.example/'), 0, 18) // 1
  */
-function schemeOf(bytes: Uint8Array, at: number, length: number): number {
+export function schemeOf(bytes: Uint8Array, at: number, length: number): number {
   const end = at + length;
   if (length < 8 || (bytes[at]! | 0x20) !== 0x68 || (bytes[at + 1]! | 0x20) !== 0x74 || (bytes[at + 2]! | 0x20) !== 0x74 || (bytes[at + 3]! | 0x20) !== 0x70) {
     return -1;

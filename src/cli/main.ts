@@ -14,6 +14,7 @@ import {
   DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, formatFetchCounts, runFetchClassify,
 } from './fetch-classify.js';
 import type { Profile } from '../parse.js';
+import { fetchCommand, FETCH_USAGE } from './fetch-out.js';
 
 const USAGE = `Usage:
   robotstxt check    --robots FILE|URL --agent TOKEN [options] [URLS|-]
@@ -24,15 +25,19 @@ Reads one URL per line (from URLS, or stdin when URLS is '-' or absent) and prin
 row per line, in input order:
   check     allow|disallow<TAB>LINE<TAB>URL
   classify  allow|disallow<TAB>LINE<TAB>HOST<TAB>URL
-LINE is the line of the deciding rule in the robots.txt (0 if none). classify judges each
-URL against DIR/<host>.txt: the host lowercased, a :port written as _port
-(https://Example.com:8080/x -> example.com_8080.txt). A host without a file has no
-robots.txt (RFC 9309 "unavailable": allowed, unless --missing disallow).
+LINE is the line of the deciding rule in the robots.txt (0 if none, and for a robots.txt
+that was unavailable or unreachable). TSV fields are escaped as PostgreSQL's text COPY
+reads them: \\\\ \\t \\n \\r for backslash TAB LF CR, \\xHH for other control bytes.
+classify judges each URL against DIR/<host>.txt: the host lowercased, a :port written as _port
+(https://Example.com:8080/x -> example.com_8080.txt; a default port, :80 on http and
+:443 on https, is left out). A host without a file has no robots.txt (RFC 9309
+"unavailable": allowed, unless --missing disallow, or DIR/outcomes.tsv says otherwise).
 
 Fetching (check --robots http(s)://..., classify --fetch): the robots.txt of the URL's
 origin (scheme://host:port/robots.txt) is fetched. RFC 9309 decides what a failure
 means: 4xx -> every URL allowed, 5xx/network/timeout -> every URL disallowed. check says
-so in one line on stderr; classify counts the outcomes before the summary.
+so in one line on stderr; classify counts the outcomes before the summary. JSONL rows
+carry "outcome": ok, unavailable, unreachable (or none: no http(s) origin).
 
 Options:
   --profile rfc|google      rule semantics (default rfc: RFC 9309)
@@ -54,7 +59,9 @@ Fetching options:
                             robots.txt requests to one host (default ${DEFAULT_MAX_DELAY_MS}; 0: never wait)
 
 A summary line (N urls, A allowed, D disallowed, T s, R urls/s) goes to stderr, with a
-progress bar while stderr is a terminal.`;
+progress bar while stderr is a terminal.
+
+${FETCH_USAGE}`;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -93,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'fetch') return fetchCommand(rest);
   if (command !== 'check' && command !== 'classify') throw new CliError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   let parsed;
   try {

@@ -44,8 +44,8 @@ export const OUTCOMES_FILE = 'outcomes.tsv';
 export const OUTCOMES_HEADER = 'origin\toutcome\tstatus\tfile\treason';
 
 /**
- * Reads `DIR/outcomes.tsv` (absent: an empty map) into file name → outcome, for the rows
- * that are unavailable or unreachable. Rows are checked: a malformed one is an error
+ * Reads `DIR/outcomes.tsv` (absent: an empty map) into file name → outcome, for the files
+ * whose last row is unavailable or unreachable. Rows are checked: a malformed one is an error
  * that names the file, the line, what was expected and what came.
  * @example readOutcomes('robots/').get('example.com_8080.txt') // 'unreachable'
  */
@@ -72,7 +72,9 @@ export function readOutcomes(dir: string): Map<string, FetchedOutcome> {
         `${path} line ${index + 1}: expected ${JSON.stringify(OUTCOMES_HEADER)} columns (outcome ok, unavailable or unreachable; file ending .txt), got ${JSON.stringify(line)}`,
       );
     }
-    if (outcome !== 'ok') outcomes.set(file, outcome);
+    // Runs append: the last row for a file is its current outcome.
+    if (outcome === 'ok') outcomes.delete(file);
+    else outcomes.set(file, outcome);
   });
   return outcomes;
 }
