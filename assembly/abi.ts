@@ -1,6 +1,6 @@
-// Host–Wasm ABI constants: mirrors src/table/abi.ts v1 (a test checks they agree).
+// Host–Wasm ABI constants: mirrors src/table/abi.ts v2 (a test checks they agree).
 
-export const ABI_VERSION: u32 = 1;
+export const ABI_VERSION: u32 = 2;
 
 export const SIMD_SLACK: u32 = 16;
 
@@ -29,5 +29,18 @@ export const ROW_ONLY_ALLOWED: u32 = 2;
 export const ROW_ONLY_DISALLOWED: u32 = 4;
 export const ROW_HOST: u32 = 8;
 export const ROW_MISSING_DISALLOW: u32 = 16;
-export const ROW_FIXED_BYTES: u32 = 64;
+export const ROW_OUTCOME: u32 = 32;
+export const ROW_UNAVAILABLE: u32 = 64;
+export const ROW_UNREACHABLE: u32 = 128;
+export const ROW_FIXED_BYTES: u32 = 96;
 export const ROW_BYTES_PER_BYTE: u32 = 6;
+
+export const OUTCOME_NONE: u32 = 0;
+export const OUTCOME_OK: u32 = 1;
+export const OUTCOME_UNAVAILABLE: u32 = 2;
+export const OUTCOME_UNREACHABLE: u32 = 3;
+export const OUTCOME_NO_ORIGIN: u32 = 4;
+
+export const TABLE_NONE: i32 = -1;
+export const TABLE_UNREACHABLE: i32 = -2;
+export const TABLE_UNAVAILABLE: i32 = -3;

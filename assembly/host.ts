@@ -11,15 +11,20 @@ export let hostLen: u32 = 0;
  * splitting it the way preparePath (url.ts) splits off the path: a scheme is recognized
  * only as "://" right before the first '/', '?' or ';', a leading "//" starts an
  * authority, and what precedes the path of a scheme-less "example.com/x" is its host.
- * A path-relative URL ("/x") has no host. O(len), SIMD scans.
+ * A path-relative URL ("/x") has no host. The default port of an http or https URL
+ * (`:80`, `:443`, also written with leading zeros) and an empty port are left out:
+ * RFC 3986 §6.2.3, `https://example.com:443/` names the origin of
+ * `https://example.com/`, so both look up one robots.txt. O(len), SIMD scans.
  */
 export function findHost(url: usize, len: u32): void {
   let start: u32 = len >= 2 && load<u8>(url) == 0x2f && load<u8>(url, 1) == 0x2f ? 2 : 0;
   let end = findDelimiter(url, start, len);
+  let defaultPort: u32 = 0;
   if (
     end > start && end + 1 < len && load<u8>(url + end - 1) == 0x3a &&
     load<u8>(url + end) == 0x2f && load<u8>(url + end + 1) == 0x2f
   ) {
+    if (start == 0) defaultPort = schemeDefaultPort(url, end - 1);
     start = end + 2;
     end = findDelimiter(url, start, len);
   }
@@ -31,7 +36,41 @@ export function findHost(url: usize, len: u32): void {
     }
   }
   hostStart = start;
-  hostLen = end - start;
+  hostLen = defaultPort == 0 ? end - start : withoutDefaultPort(url + start, end - start, defaultPort);
+}
+
+/** 80 for the scheme `http`, 443 for `https` (ASCII case-insensitive, RFC 3986 §3.1), else 0. */
+function schemeDefaultPort(p: usize, n: u32): u32 {
+  if (n < 4 || n > 5) return 0;
+  if ((load<u8>(p) | 0x20) != 0x68 || (load<u8>(p, 1) | 0x20) != 0x74 || (load<u8>(p, 2) | 0x20) != 0x74 || (load<u8>(p, 3) | 0x20) != 0x70) return 0;
+  if (n == 4) return 80;
+  return (load<u8>(p, 4) | 0x20) == 0x73 ? 443 : 0;
+}
+
+/**
+ * Length of the authority p[0, n) without its port when that port is empty or equals
+ * `port` (decimal digits, leading zeros allowed); n otherwise. A ':' inside an IPv6
+ * literal ("[::1]") is not a port separator.
+ */
+function withoutDefaultPort(p: usize, n: u32, port: u32): u32 {
+  let colon = n;
+  for (let i = n; i > 0; i--) {
+    const c = load<u8>(p + i - 1);
+    if (c == 0x3a) {
+      colon = i - 1;
+      break;
+    }
+    if (c == 0x5d) return n;
+  }
+  if (colon == n) return n;
+  let value: u32 = 0;
+  for (let i = colon + 1; i < n; i++) {
+    const d = <u32>load<u8>(p + i) - 0x30;
+    if (d > 9) return n;
+    // Past 65535 no value can equal `port`; stop growing so the sum cannot wrap.
+    if (value <= 65535) value = value * 10 + d;
+  }
+  return colon + 1 == n || value == port ? colon : n;
 }
 
 /** FNV-1a of the ASCII-lowercased bytes p[0, n): the host cache key (collisions are re-checked by the host). */

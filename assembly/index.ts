@@ -6,8 +6,9 @@ import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { forgetOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
 import { putRow, rowBound, rowWanted } from './rows';
 import {
-  ROW_MISSING_DISALLOW, SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_LINE_LENGTH, SP_LINE_START,
-  TABLE_SLOT_SIZE, TS_INDEX_AT, TS_TABLE_AT,
+  OUTCOME_NO_ORIGIN, OUTCOME_NONE, OUTCOME_OK, OUTCOME_UNAVAILABLE, OUTCOME_UNREACHABLE,
+  ROW_MISSING_DISALLOW, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE, SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_LINE_LENGTH, SP_LINE_START,
+  TABLE_NONE, TABLE_SLOT_SIZE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE, TS_INDEX_AT, TS_TABLE_AT,
 } from './abi';
 import { findHost, hostHash, hostLen, hostStart, lookupHost } from './host';
 
@@ -137,10 +138,16 @@ export function disallowed(): u32 {
  * their rows (rows.ts, `options` ROW_*) to out[0, outCap). Stops before an unterminated
  * last line unless `final`, and before a row that might not fit. Returns the lines
  * judged; `consumed()`, `written()`, `allowed()` and `disallowed()` tell the rest.
+ * ROW_UNAVAILABLE / ROW_UNREACHABLE: the table stands in for a robots.txt that could not
+ * be fetched (allow-all / disallow-all), so no line of a file decides: rows get line 0.
  */
 export function formatLines(table: usize, index: usize, input: usize, len: u32, final: u32, out: usize, outCap: u32, options: u32, scratch: usize): u32 {
   forgetOrigin();
   const flags = <u32>load<u16>(table, H_FLAGS);
+  const fixed = (options & (ROW_UNAVAILABLE | ROW_UNREACHABLE)) != 0;
+  const outcome = (options & ROW_OUTCOME) == 0
+    ? OUTCOME_NONE
+    : (options & ROW_UNREACHABLE) != 0 ? OUTCOME_UNREACHABLE : (options & ROW_UNAVAILABLE) != 0 ? OUTCOME_UNAVAILABLE : OUTCOME_OK;
   let start: u32 = 0;
   let n: u32 = 0;
   let o = out;
@@ -151,9 +158,11 @@ export function formatLines(table: usize, index: usize, input: usize, len: u32, 
     // Judging has no effect beyond decidedLine, so a row that does not fit is just left for the next call.
     if (judged == NOT_YET || rowBound(lineLength, 0) > outCap - <u32>(o - out)) break;
     const verdict = judged != 0;
+    // The table is Robots.allowAll() / disallowAll(): its verdicts stand, its lines do not.
+    if (fixed) decidedLine = 0;
     if (verdict) allowedCount++;
     else disallowedCount++;
-    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, 0, 0, input + start, lineLength);
+    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, 0, 0, input + start, lineLength, outcome);
     n++;
     start = lineEndAt + 1;
   }
@@ -192,15 +201,20 @@ export function scanHosts(input: usize, len: u32, final: u32, spans: usize, maxC
   return n;
 }
 
+
 /**
  * `classify`, step 2: judges span records [first, count) and writes rows with a host
- * column. Line i uses table number ids[i] (i32; -1: its host has no robots.txt), whose
- * table and RuleIndex addresses are the u32 pair slots[2 × id]. A line without a table is
- * RFC 9309 §2.3.1.3 "unavailable", allowed, unless ROW_MISSING_DISALLOW. Stops before a
- * row that might not fit; returns the spans judged.
+ * column. Line i uses table number ids[i] (i32; a TABLE_* code when negative), whose
+ * table and RuleIndex addresses are the u32 pair slots[2 × id]. A line without a table
+ * gets line 0 and the verdict of its code: TABLE_NONE is RFC 9309 §2.3.1.3 "unavailable",
+ * allowed, unless ROW_MISSING_DISALLOW. `options` bits 16-31 hold the profile's table flags
+ * (TABLE_UNREACHABLE lines apply its /robots.txt rule). With ROW_OUTCOME, JSONL rows say which (a table:
+ * "ok"). Stops before a row that might not fit; returns the spans judged.
  */
 export function formatSpans(input: usize, spans: usize, first: u32, count: u32, ids: usize, slots: usize, out: usize, outCap: u32, options: u32, scratch: usize): u32 {
   forgetOrigin();
+  // Bits 16-31: the table flags (H_FLAGS) of the profile, for lines without a table.
+  const standIn = options >>> 16;
   let o = out;
   let i = first;
   allowedCount = 0;
@@ -213,8 +227,24 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
     if (rowBound(urlLen, hostLength) > outCap - <u32>(o - out)) break;
     const id = load<i32>(ids + (<usize>i << 2));
     let verdict: bool;
+    let outcome = OUTCOME_OK;
     if (id < 0) {
-      verdict = (options & ROW_MISSING_DISALLOW) == 0;
+      if (id == TABLE_UNREACHABLE) {
+        // Complete disallow (RFC 9309 §2.3.1.4), but /robots.txt itself stays allowed
+        // where the profile says so (§2.2.2), as in Robots.disallowAll().
+        verdict = false;
+        if ((standIn & FLAG_IMPLICIT_ROBOTS_TXT) != 0) {
+          preparePath(url, urlLen, scratch, standIn);
+          verdict = isRobotsTxtPath(pathPtr, pathLen);
+        }
+        outcome = OUTCOME_UNREACHABLE;
+      } else if (id == TABLE_UNAVAILABLE) {
+        verdict = true;
+        outcome = OUTCOME_UNAVAILABLE;
+      } else {
+        verdict = (options & ROW_MISSING_DISALLOW) == 0;
+        outcome = OUTCOME_NO_ORIGIN;
+      }
       decidedLine = 0;
     } else {
       const slot = slots + <usize>id * TABLE_SLOT_SIZE;
@@ -223,7 +253,8 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
     }
     if (verdict) allowedCount++;
     else disallowedCount++;
-    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, SP_HOST_START), hostLength, url, urlLen);
+    if ((options & ROW_OUTCOME) == 0) outcome = OUTCOME_NONE;
+    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, SP_HOST_START), hostLength, url, urlLen, outcome);
   }
   writtenBytes = <u32>(o - out);
   return i - first;

@@ -2,11 +2,24 @@
 //
 // The CLI streams millions of URLs; formatting them here means the host never loops
 // per line in JS: it copies a chunk in, gets a chunk of finished rows out.
+//
+// TSV fields are escaped the way PostgreSQL's text COPY format reads them, so a URL
+// holding a tab cannot shift the columns and every field reads back byte for byte:
+// `\\` for a backslash, `\t` `\n` `\r` for TAB LF CR, `\xHH` (two lowercase hex digits)
+// for any other byte below 0x20 and for 0x7f (which would also reach a terminal raw).
 
-// The row format and its options (ROW_*) are specified in src/table/abi.ts.
-import { ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED } from './abi';
+import { lanesBelow } from './scan';
 
-/** Longest row for a URL of `urlLen` and a host of `hostLen` bytes (JSON escapes are 6 bytes per byte). */
+// The row format, its options (ROW_*) and outcome values (OUTCOME_*) are specified in src/table/abi.ts.
+import {
+  OUTCOME_NO_ORIGIN, OUTCOME_NONE, OUTCOME_OK, OUTCOME_UNAVAILABLE, OUTCOME_UNREACHABLE, ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED,
+} from './abi';
+
+
+/**
+ * Longest row for a URL of `urlLen` and a host of `hostLen` bytes: JSON escapes are 6
+ * bytes per byte, TSV escapes 4; the fixed part (verdict, line, keys, outcome) < 96.
+ */
 @inline export function rowBound(urlLen: u32, hostLen: u32): u32 {
   return ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE * (urlLen + hostLen);
 }
@@ -35,6 +48,12 @@ const JSON_URL: usize = memory.data<u8>([0x2c, 0x22, 0x75, 0x72, 0x6c, 0x22, 0x3
 const HEX: usize = memory.data<u8>([
   0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66,
 ]);
+// ,"outcome":"
+const JSON_OUTCOME: usize = memory.data<u8>([0x2c, 0x22, 0x6f, 0x75, 0x74, 0x63, 0x6f, 0x6d, 0x65, 0x22, 0x3a, 0x22]);
+const WORD_OK: usize = memory.data<u8>([0x6f, 0x6b]);
+const WORD_UNAVAILABLE: usize = memory.data<u8>([0x75, 0x6e, 0x61, 0x76, 0x61, 0x69, 0x6c, 0x61, 0x62, 0x6c, 0x65]);
+const WORD_UNREACHABLE: usize = memory.data<u8>([0x75, 0x6e, 0x72, 0x65, 0x61, 0x63, 0x68, 0x61, 0x62, 0x6c, 0x65]);
+const WORD_NONE: usize = memory.data<u8>([0x6e, 0x6f, 0x6e, 0x65]);
 // \ufffd
 const REPLACEMENT: usize = memory.data<u8>([0x5c, 0x75, 0x66, 0x66, 0x66, 0x64]);
 
@@ -106,25 +125,82 @@ function putJsonString(o: usize, p: usize, n: u32, lower: bool): usize {
   return o;
 }
 
-function putLower(o: usize, p: usize, n: u32): usize {
+/** Whether TSV writes byte `c` as an escape: control bytes, DEL and the backslash. */
+@inline function needsTsvEscape(c: u32): bool {
+  return c < 0x20 || c == 0x5c || c == 0x7f;
+}
+
+/** The TSV escape of one byte that needs one (see the file's header); at most 4 bytes. */
+function putTsvEscape(o: usize, c: u32): usize {
+  o = put(o, 0x5c);
+  if (c == 0x5c) return put(o, 0x5c);
+  if (c == 0x09) return put(o, 0x74);
+  if (c == 0x0a) return put(o, 0x6e);
+  if (c == 0x0d) return put(o, 0x72);
+  return put(put(put(o, 0x78), load<u8>(HEX + (c >> 4))), load<u8>(HEX + (c & 15)));
+}
+
+/**
+ * TSV field of p[0, n), escaped. Runs without an escape are found 16 bytes at a time and
+ * copied whole, so a clean URL costs about what a plain copy did. Reads up to 15 bytes
+ * past p + n (input regions have SIMD slack, src/wasm.ts). At most 4 * n bytes.
+ */
+function putTsvText(o: usize, p: usize, n: u32): usize {
+  let from: u32 = 0;
+  // Invariant: p[from, i) needs no escape and is not written yet; p[0, from) is written.
+  for (let i: u32 = 0; i < n; i += 16) {
+    const v = v128.load(p + i);
+    const hit = v128.or(
+      i8x16.lt_u(v, i8x16.splat(0x20)),
+      v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x7f))),
+    );
+    let mask = <u32>i8x16.bitmask(hit) & lanesBelow(n - i);
+    while (mask != 0) {
+      const at = i + ctz(mask);
+      o = putText(o, p + from, at - from);
+      o = putTsvEscape(o, <u32>load<u8>(p + at));
+      from = at + 1;
+      mask &= mask - 1;
+    }
+  }
+  return putText(o, p + from, n - from);
+}
+
+/** TSV field of host p[0, n), ASCII-lowercased and escaped (hosts are short: one pass per byte). */
+function putTsvLower(o: usize, p: usize, n: u32): usize {
   for (let i: u32 = 0; i < n; i++) {
     let c = <u32>load<u8>(p + i);
+    if (needsTsvEscape(c)) {
+      o = putTsvEscape(o, c);
+      continue;
+    }
     if (c - 0x41 < 26) c |= 0x20;
-    store<u8>(o + i, c);
+    o = put(o, c);
   }
-  return o + n;
+  return o;
+}
+
+/** `,"outcome":"…"` for one of the OUTCOME_* codes other than OUTCOME_NONE. */
+function putOutcome(o: usize, outcome: u32): usize {
+  o = putText(o, JSON_OUTCOME, 12);
+  if (outcome == OUTCOME_OK) o = putText(o, WORD_OK, 2);
+  else if (outcome == OUTCOME_UNAVAILABLE) o = putText(o, WORD_UNAVAILABLE, 11);
+  else if (outcome == OUTCOME_UNREACHABLE) o = putText(o, WORD_UNREACHABLE, 11);
+  else o = putText(o, WORD_NONE, 4);
+  return put(o, 0x22);
 }
 
 /**
  * Writes one row at `o` and returns the end. `host` is written lowercased (it names the
- * robots.txt file the verdict came from); the URL is written as it came.
+ * robots.txt file the verdict came from); the URL is written as it came, escaped for
+ * the format. JSONL rows get an `"outcome"` field when `outcome` is not OUTCOME_NONE.
  */
-export function putRow(o: usize, options: u32, allowed: bool, line: u32, host: usize, hostLen: u32, url: usize, urlLen: u32): usize {
+export function putRow(o: usize, options: u32, allowed: bool, line: u32, host: usize, hostLen: u32, url: usize, urlLen: u32, outcome: u32): usize {
   if ((options & ROW_JSONL) == 0) {
     o = allowed ? putText(o, ALLOW_TSV, 6) : putText(o, DISALLOW_TSV, 9);
     o = put(putDecimal(o, line), 0x09);
-    if ((options & ROW_HOST) != 0) o = put(putLower(o, host, hostLen), 0x09);
-    o = putText(o, url, urlLen);
+    if ((options & ROW_HOST) != 0) o = put(putTsvLower(o, host, hostLen), 0x09);
+    o = putTsvText(o, url, urlLen);
     return put(o, 0x0a);
   }
   o = putText(o, JSON_START, 12);
@@ -132,6 +208,7 @@ export function putRow(o: usize, options: u32, allowed: bool, line: u32, host: u
   o = putDecimal(putText(o, JSON_LINE, 9), line);
   if ((options & ROW_HOST) != 0) o = put(putJsonString(putText(o, JSON_HOST, 9), host, hostLen, true), 0x22);
   o = put(putJsonString(putText(o, JSON_URL, 8), url, urlLen, false), 0x22);
+  if (outcome != OUTCOME_NONE) o = putOutcome(o, outcome);
   return put(put(o, 0x7d), 0x0a);
 }
 

@@ -111,7 +111,7 @@ describe('one option schema per command', () => {
   it.each([
     ['check --missing', ['--missing', 'allow'], /--missing belongs to classify, not check \(robotstxt help check lists its options\)\n$/],
     ['check --cache-hosts', ['--cache-hosts', '5'], /--cache-hosts belongs to classify, not check/],
-    ['check --concurrency', ['--concurrency', '2'], /--concurrency belongs to classify, not check/],
+    ['check --concurrency', ['--concurrency', '2'], /--concurrency belongs to classify and fetch, not check/],
     ['a typo', ['--frmat', 'tsv'], /unknown option --frmat for check; did you mean --format\?\n$/],
     ['a swapped pair', ['--fromat=tsv'], /unknown option --fromat for check; did you mean --format\?\n$/],
     ['a prefix', ['--timeout', '5'], /unknown option --timeout for check; did you mean --timeout-ms\?\n$/],

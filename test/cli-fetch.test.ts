@@ -120,11 +120,12 @@ describe('check --robots URL', () => {
     const urls = PATHS.filter((p) => p !== '/robots.txt');
     const r = await cli(['check', '--robots', `${server.origin}/robots.txt`, '--agent', AGENT], urls.join('\n'));
     expect(r.status).toBe(0);
-    // The library's stand-ins: Robots.allowAll() (no rules) and Robots.disallowAll() (line 2: "Disallow: /").
+    // The verdicts of the library's stand-ins, Robots.allowAll() and Robots.disallowAll(),
+    // with line 0: no line of a robots.txt decided (there is none).
     const stand = allowed ? Robots.allowAll() : Robots.disallowAll();
     expect(rowsOf(r.stdout)).toEqual(urls.map((u) => {
       const e = stand.explain(u, AGENT);
-      return `${allowed ? 'allow' : 'disallow'}\t${e.line}\t${u}`;
+      return `${e.allowed ? 'allow' : 'disallow'}\t0\t${u}`;
     }));
     const lines = r.stderr.split('\n');
     expect(lines[0]).toMatch(new RegExp(`^robotstxt: ${server.origin.replace(/\./g, '\\.')}/robots\\.txt: ${note}$`));
@@ -134,14 +135,14 @@ describe('check --robots URL', () => {
   it('a timeout and a refused connection are unreachable too; --quiet keeps the note', async () => {
     const server = await serve(hang());
     const slow = await cli(['check', '--robots', server.origin, '--agent', AGENT, '--timeout-ms', '300', '--quiet'], '/x\n');
-    expect(rowsOf(slow.stdout)).toEqual(['disallow\t2\t/x']);
+    expect(rowsOf(slow.stdout)).toEqual(['disallow\t0\t/x']);
     expect(slow.stderr).toMatch(/^robotstxt: http:\/\/127\.0\.0\.1:\d+\/robots\.txt: unreachable \(timeout, .*\): RFC 9309 §2\.3\.1\.4, every URL is disallowed\n$/);
 
     const closed = await startServer();
     const port = closed.port;
     await closed.close();
     const refused = await cli(['check', '--robots', `http://127.0.0.1:${port}/`, '--agent', AGENT, '--quiet'], '/x\n');
-    expect(rowsOf(refused.stdout)).toEqual(['disallow\t2\t/x']);
+    expect(rowsOf(refused.stdout)).toEqual(['disallow\t0\t/x']);
     expect(refused.stderr).toMatch(/: unreachable \(network-error, .*\): RFC 9309 §2\.3\.1\.4/);
   });
 
@@ -151,7 +152,7 @@ describe('check --robots URL', () => {
     writeFileSync(join(dir, 'urls.txt'), `${urls.join('\n')}\n`);
     const jsonl = await cli(['check', '--robots', server.origin, '--agent', AGENT, '--format', 'jsonl', '--only', 'disallowed', '--quiet', join(dir, 'urls.txt')]);
     const expected = urls.map((url) => ({ url, e: Robots.parse(BODY_A).explain(url, AGENT) })).filter(({ e }) => !e.allowed);
-    expect(rowsOf(jsonl.stdout).map((l) => JSON.parse(l))).toEqual(expected.map(({ url, e }) => ({ verdict: 'disallow', line: e.line, url })));
+    expect(rowsOf(jsonl.stdout).map((l) => JSON.parse(l))).toEqual(expected.map(({ url, e }) => ({ verdict: 'disallow', line: e.line, url, outcome: 'ok' })));
     const one = await cli(['check', '--robots', server.origin, '--agent', AGENT, '--chunk-bytes', '4096', '--quiet', join(dir, 'urls.txt')]);
     const two = await cli(['check', '--robots', server.origin, '--agent', AGENT, '--chunk-bytes', '4096', '--workers', '2', '--quiet', join(dir, 'urls.txt')]);
     expect(rowsOf(one.stdout)).toEqual(urls.map((u) => checkRow(BODY_A, u)));
@@ -160,7 +161,7 @@ describe('check --robots URL', () => {
   });
 });
 
-/** Rows for `urls` given each origin's body (undefined: 4xx → allow all; null: 5xx → disallow all). */
+/** Rows for `urls` given each origin's body (undefined: 4xx → allow all; null: 5xx → disallow all; both line 0). */
 function expectedRows(urls: string[], bodies: Record<string, string | null | undefined>, missing: 'allow' | 'disallow' = 'allow'): string[] {
   return urls.map((url) => {
     const match = /^(https?):\/\/([^/]+)/i.exec(url);
@@ -169,7 +170,7 @@ function expectedRows(urls: string[], bodies: Record<string, string | null | und
     const body = bodies[`${match[1]!.toLowerCase()}://${host}`];
     const robots = body === undefined ? Robots.allowAll() : body === null ? Robots.disallowAll() : Robots.parse(body);
     const e = robots.explain(url, AGENT);
-    return `${e.allowed ? 'allow' : 'disallow'}\t${e.line}\t${host}\t${url}`;
+    return `${e.allowed ? 'allow' : 'disallow'}\t${body === null ? 0 : e.line}\t${host}\t${url}`;
   });
 }
 
@@ -249,8 +250,8 @@ describe('classify --fetch', () => {
     const r = await cli(['classify', '--fetch', '--agent', AGENT, '--format', 'jsonl', '--only', 'disallowed'], urls.join('\n'));
     const line = (url: string): number => Robots.parse(BODY_A).explain(url, AGENT).line;
     expect(rowsOf(r.stdout).map((l) => JSON.parse(l))).toEqual([
-      { verdict: 'disallow', line: line(urls[0]!), host: `127.0.0.1:${a.port}`, url: urls[0] },
-      { verdict: 'disallow', line: line(urls[2]!), host: `localhost:${a.port}`, url: urls[2] },
+      { verdict: 'disallow', line: line(urls[0]!), host: `127.0.0.1:${a.port}`, url: urls[0], outcome: 'ok' },
+      { verdict: 'disallow', line: line(urls[2]!), host: `localhost:${a.port}`, url: urls[2], outcome: 'ok' },
     ]);
     expect(r.stderr).toMatch(/^robots\.txt: 2 ok, 0 unavailable \(all allowed\), 0 unreachable \(all disallowed\)\n3 urls, 1 allowed, 2 disallowed,/);
     const allowedOnly = await cli(['classify', '--fetch', '--agent', AGENT, '--only', 'allowed', '--quiet'], urls.join('\n'));

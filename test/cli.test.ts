@@ -57,7 +57,7 @@ beforeAll(() => {
   mkdirSync(path('robots'));
   writeFileSync(path('robots/a.example.txt'), 'User-agent: *\nDisallow: /a/\n');
   writeFileSync(path('robots/b.example_8080.txt'), 'User-agent: *\nDisallow: /b/\n');
-  writeFileSync(path('robots/[2001:db8::1]_443.txt'), 'User-agent: *\nDisallow: /v6/\n');
+  writeFileSync(path('robots/[2001:db8::1]_8443.txt'), 'User-agent: *\nDisallow: /v6/\n');
 });
 
 afterAll(() => {
@@ -122,7 +122,7 @@ describe('check', () => {
 
 /** A few thousand URLs over several hosts (one without a file, some relative), in a file. */
 function manyUrls(count: number): string[] {
-  const hosts = ['a.example', 'A.Example', 'b.example:8080', 'b.example', 'c.example', '[2001:db8::1]:443'];
+  const hosts = ['a.example', 'A.Example', 'b.example:8080', 'b.example', 'c.example', '[2001:db8::1]:8443'];
   return Array.from({ length: count }, (_, i) => {
     if (i % 97 === 0) return `/a/relative/${i}`;
     const host = hosts[i % hosts.length]!;
@@ -135,7 +135,7 @@ describe('classify', () => {
   const hostRobots: Record<string, string> = {
     'a.example': 'User-agent: *\nDisallow: /a/\n',
     'b.example:8080': 'User-agent: *\nDisallow: /b/\n',
-    '[2001:db8::1]:443': 'User-agent: *\nDisallow: /v6/\n',
+    '[2001:db8::1]:8443': 'User-agent: *\nDisallow: /v6/\n',
   };
   function classifyRow(url: string, missing: 'allow' | 'disallow'): string {
     const host = /^https:\/\/([^/]+)/.exec(url)?.[1]?.toLowerCase() ?? '';

@@ -29,7 +29,7 @@ function readConstants(source: string): Map<string, number> {
       if (known === undefined) throw new Error(`${name} = ${expr}: unknown identifier ${id}`);
       return String(known);
     });
-    if (!/^[\s0-9a-fx<>|&+*()]+$/i.test(substituted)) throw new Error(`${name} = ${expr}: unsupported expression`);
+    if (!/^[\s0-9a-fx<>|&+*()-]+$/i.test(substituted)) throw new Error(`${name} = ${expr}: unsupported expression`);
     values.set(name!, Number(new Function(`return (${substituted});`)()));
   }
   return values;
@@ -195,8 +195,17 @@ describe('the abi.ts diagrams agree with the constants', () => {
   }
   it('row options are distinct single bits', () => {
     const options = [...abiHost].filter(([n]) => n.startsWith('ROW_') && !/BYTES/.test(n)).map(([, v]) => v);
-    expect(options.length).toBe(5);
+    expect(options.length).toBe(8);
     for (const o of options) expect(o & (o - 1), `option ${o} is one bit`).toBe(0);
     expect(new Set(options).size).toBe(options.length);
+  });
+  it('outcome values are distinct and table codes are distinct negative ids', () => {
+    const outcomes = [...abiHost].filter(([n]) => n.startsWith('OUTCOME_')).map(([, v]) => v);
+    expect(outcomes.length).toBe(5);
+    expect(new Set(outcomes).size).toBe(outcomes.length);
+    const codes = [...abiHost].filter(([n]) => /^TABLE_(NONE|UNAVAILABLE|UNREACHABLE)$/.test(n)).map(([, v]) => v);
+    expect(codes.length).toBe(3);
+    for (const c of codes) expect(c).toBeLessThan(0);
+    expect(new Set(codes).size).toBe(codes.length);
   });
 });

@@ -88,13 +88,15 @@ export async function withUrlInput<T>(
  * whatever `fetchRobots` decided (RFC 9309 §2.3.1: a parsed file, allow-all when
  * unavailable, disallow-all when unreachable), after a note when that was not `ok`.
  */
-async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'robots' | 'table'>> {
+async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'robots' | 'table' | 'outcome'>> {
   if (!isRobotsUrl(options.robotsPath)) return { robots: readRobotsFile(options.robotsPath) };
   const result = await fetchCheckRobots(options.robotsPath, options.fetch ?? { userAgent: defaultUserAgent() }, options.profile);
   const note = describeFetch(result);
   if (note !== null) (options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`)))(note);
   // The compiled table is plain bytes: it travels to workers like a file's body would.
-  return { robots: new Uint8Array(0), table: result.robots.forAgent(options.agent).table };
+  // The outcome travels too: rows of an unavailable/unreachable robots.txt get line 0 (the
+  // stand-in rules have no file to point into) and JSONL rows say which outcome it was.
+  return { robots: new Uint8Array(0), table: result.robots.forAgent(options.agent).table, outcome: result.status };
 }
 
 /**

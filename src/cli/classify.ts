@@ -7,12 +7,13 @@ import type { ClassifyJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
 import { withUrlInput, type UrlPaths } from './check.js';
 import { CliError, fileErrorText } from './errors.js';
+import { readOutcomes } from './source.js';
 
 /** Compiled hosts kept by default: bounded memory on inputs with millions of hosts. */
 export const DEFAULT_CACHE_HOSTS = 10_000;
 
 export interface ClassifyOptions extends Partial<RowFormat> {
-  /** Directory of `<host>.txt` files (see hostFileName in source.ts). */
+  /** Directory of `<host>.txt` files (see hostFileName in source.ts), and maybe an outcomes.tsv. */
   readonly robotsDir: string;
   readonly agent: string;
   readonly profile: Profile;
@@ -41,6 +42,8 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
     throw new CliError(`cannot read --robots-dir ${options.robotsDir}: ${fileErrorText(error)}`);
   }
   if (!isDir) throw new CliError(`--robots-dir ${options.robotsDir} is not a directory`);
+  // Checked here, before any worker starts, so a malformed outcomes.tsv is one clear error.
+  readOutcomes(options.robotsDir);
   const job: ClassifyJob = {
     kind: 'classify',
     robotsDir: options.robotsDir,

@@ -3,15 +3,14 @@ import type { Readable, Writable } from 'node:stream';
 import { createHostPoliteness, originOf, RobotsCache, type FetchLike, type HostPoliteness, type RobotsFetchResult } from '../fetch/index.js';
 import { LruMap } from '../fetch/lru.js';
 import type { Profile } from '../parse.js';
-import type { Robots } from '../robots.js';
 import {
-  getEngine, ROW_MISSING_DISALLOW, SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
+  getEngine, ROW_MISSING_DISALLOW, ROW_OUTCOME, SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
   SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch, type WasmEngine,
 } from '../wasm/index.js';
 import { withUrlInput, type UrlPaths } from './check.js';
 import { DEFAULT_CACHE_HOSTS } from './classify.js';
 import type { CliFetchOptions } from './fetch.js';
-import { MAX_HOST_BYTES, rowOptions, sameHost, type ChunkProcessor, type ChunkResult, type RowFormat } from './jobs.js';
+import { MAX_HOST_BYTES, rowOptions, sameHost, standInOptions, tableCode, type ChunkProcessor, type ChunkResult, type RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
 import { runChunks, type ProgressSink } from './run.js';
 
@@ -48,9 +47,9 @@ export interface FetchClassifyJob extends RowFormat {
   readonly cacheHosts: number;
 }
 
-/** Where the processor gets the rules of an origin (`scheme://authority`). */
+/** Where the processor gets the rules of an origin (`scheme://authority`), and how they were fetched. */
 export interface OriginRobots {
-  load(origin: string): Promise<Robots>;
+  load(origin: string): Promise<Pick<RobotsFetchResult, 'robots' | 'status'>>;
 }
 
 /** robots.txt outcomes of a run, one count per fetch. */
@@ -94,7 +93,7 @@ function hostSlotKey(origin: string): string {
  * yet. Waits happen before a fetch takes a concurrency slot, so a slow host holds none.
  * @example
  * const robots = new FetchedRobots({ userAgent: 'ExampleBot/1.0', agent: 'ExampleBot', profile: 'rfc', cacheHosts: 1000, concurrency: 8, maxDelayMs: 30_000 });
- * (await robots.load('https://example.com')).isAllowed('https://example.com/x', 'ExampleBot'); // true or false
+ * (await robots.load('https://example.com')).robots.isAllowed('https://example.com/x', 'ExampleBot'); // true or false
  */
 export class FetchedRobots implements OriginRobots {
   /** Outcomes so far, one per fetch made. */
@@ -125,7 +124,8 @@ export class FetchedRobots implements OriginRobots {
     this.delays = new LruMap(politeHosts);
   }
 
-  async load(origin: string): Promise<Robots> {
+  /** The fetch of `origin`'s robots.txt (cached; RFC 9309 §2.3.1 status and the rules it means). */
+  async load(origin: string): Promise<RobotsFetchResult> {
     const key = hostSlotKey(origin);
     const known = this.cache.peek(origin);
     // Only a request waits its turn; an answer the cache still holds is free.
@@ -142,20 +142,22 @@ export class FetchedRobots implements OriginRobots {
       // now yet, so this does not wait.
       if (first && delay > 0) await this.polite.wait(key, delay);
     }
-    return entry.robots;
+    return entry.result;
   }
 }
 
 /** Scheme numbers: index into a host's tables. */
 const HTTP = 0;
 const HTTPS = 1;
-const SCHEME_PREFIX = ['http://', 'https://'] as const;
+/** The prefix of an origin per scheme number. */
+export const SCHEME_PREFIX = ['http://', 'https://'] as const;
 
 /**
  * 0 for a line starting `http://`, 1 for `https://` (ASCII case-insensitive), -1 otherwise:
  * only those name an origin whose robots.txt can be fetched (RFC 9309 §2.3).
+ * @example schemeOf(new TextEncoder().encode('HTTPS://a.example/'), 0, 18) // 1
  */
-function schemeOf(bytes: Uint8Array, at: number, length: number): number {
+export function schemeOf(bytes: Uint8Array, at: number, length: number): number {
   const end = at + length;
   if (length < 8 || (bytes[at]! | 0x20) !== 0x68 || (bytes[at + 1]! | 0x20) !== 0x74 || (bytes[at + 2]! | 0x20) !== 0x74 || (bytes[at + 3]! | 0x20) !== 0x70) {
     return -1;
@@ -169,8 +171,11 @@ function schemeOf(bytes: Uint8Array, at: number, length: number): number {
   return k + 3 <= end && bytes[k] === 0x3a && bytes[k + 1] === 0x2f && bytes[k + 2] === 0x2f ? scheme : -1;
 }
 
-/** Rules of one origin, compiled for the agent: a table, null (no usable origin), undefined (not loaded). */
-type OriginTable = Uint8Array | null | undefined;
+/**
+ * Rules of one origin, compiled for the agent: a table (fetched ok), a TABLE_* code (src/wasm.ts:
+ * unavailable, unreachable, or no usable origin), undefined (not loaded).
+ */
+type OriginTable = Uint8Array | number | undefined;
 
 /** A host seen: its lowercase `host[:port]` and, per scheme, its origin's compiled rules. */
 interface FetchHost {
@@ -201,7 +206,7 @@ interface PendingBatch {
   readonly tables: Uint8Array[];
   readonly slots: Map<Uint8Array, number>;
   /** Per origin still loading: its promise and the lines that wait for it. */
-  readonly waits: { readonly table: Promise<Uint8Array | null>; readonly lines: number[] }[];
+  readonly waits: { readonly table: Promise<Uint8Array | number>; readonly lines: number[] }[];
 }
 
 const utf8 = new TextDecoder();
@@ -224,7 +229,7 @@ export class FetchClassifyProcessor implements ChunkProcessor {
   private readonly byName = new Map<string, FetchHost>();
   private readonly freeIds: number[] = [];
   /** Origins being loaded: every batch that needs one waits for the same promise. */
-  private readonly loading = new Map<string, Promise<Uint8Array | null>>();
+  private readonly loading = new Map<string, Promise<Uint8Array | number>>();
   private batches = 0;
   private indexed = false;
 
@@ -233,7 +238,8 @@ export class FetchClassifyProcessor implements ChunkProcessor {
     private readonly source: OriginRobots,
     private readonly engine: WasmEngine = getEngine(),
   ) {
-    this.options = rowOptions(job) | (job.missing === 'disallow' ? ROW_MISSING_DISALLOW : 0);
+    // JSONL rows say how their robots.txt was fetched; unavailable/unreachable rows get line 0.
+    this.options = rowOptions(job) | ROW_OUTCOME | standInOptions(job.profile) | (job.missing === 'disallow' ? ROW_MISSING_DISALLOW : 0);
   }
 
   async process(input: Uint8Array): Promise<ChunkResult> {
@@ -330,7 +336,7 @@ export class FetchClassifyProcessor implements ChunkProcessor {
   }
 
   /** The compiled rules of `scheme://key`, loaded once however many batches ask. */
-  private load(key: Uint8Array, hash: number, scheme: number): Promise<Uint8Array | null> {
+  private load(key: Uint8Array, hash: number, scheme: number): Promise<Uint8Array | number> {
     const name = utf8.decode(key);
     const origin = `${SCHEME_PREFIX[scheme]}${name}`;
     let table = this.loading.get(origin);
@@ -346,20 +352,22 @@ export class FetchClassifyProcessor implements ChunkProcessor {
     return table;
   }
 
-  private async compile(origin: string): Promise<Uint8Array | null> {
+  private async compile(origin: string): Promise<Uint8Array | number> {
     let valid: string;
     try {
       valid = originOf(origin);
     } catch {
       // Not a host a request could go to (bad port, bad bytes): like a relative URL.
-      return null;
+      return tableCode(null);
     }
-    const robots = await this.source.load(valid);
-    return robots.forAgent(this.job.agent).table;
+    const { robots, status } = await this.source.load(valid);
+    // RFC 9309 §2.3.1.3/§2.3.1.4: allow-all or disallow-all with no file behind it, so
+    // no rule line decides: a code, whose rows get line 0 and their outcome.
+    return status === 'ok' ? robots.forAgent(this.job.agent).table : tableCode(status);
   }
 
   /** Keeps `table` as the rules of `scheme` on host `name` (indexing the host if new). */
-  private store(key: Uint8Array, name: string, hash: number, scheme: number, table: Uint8Array | null): void {
+  private store(key: Uint8Array, name: string, hash: number, scheme: number, table: Uint8Array | number): void {
     let host = this.byName.get(name);
     if (host === undefined) {
       host = { key, name, hash, tables: [undefined, undefined], id: 0, used: this.batches };
@@ -398,9 +406,9 @@ export class FetchClassifyProcessor implements ChunkProcessor {
   }
 }
 
-/** The slot of `table` among the batch's tables (-1 for null: no usable origin). */
-function slotOf(table: Uint8Array | null, p: PendingBatch): number {
-  if (table === null) return -1;
+/** The slot of `table` among the batch's tables (a TABLE_* code stands for itself). */
+function slotOf(table: Uint8Array | number, p: PendingBatch): number {
+  if (typeof table === 'number') return table;
   let slot = p.slots.get(table);
   if (slot === undefined) {
     slot = p.tables.length;

@@ -1,10 +1,12 @@
 // What `check` and `classify` do to one chunk of input lines, on the main thread or in a worker.
 import { Robots } from '../robots.js';
 import type { Profile } from '../parse.js';
+import { profileFlags } from '../compile.js';
 import {
-  getEngine, ROW_JSONL, ROW_MISSING_DISALLOW, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED,
-  SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
+  getEngine, ROW_JSONL, ROW_MISSING_DISALLOW, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE,
+  SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START, TABLE_NONE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE,
 } from '../wasm/index.js';
+import type { RobotsFetchStatus } from '../fetch/index.js';
 import { DirectorySource, type RobotsSource } from './source.js';
 import type { RowSink, SpanBatch, WasmEngine } from '../wasm/index.js';
 
@@ -21,6 +23,11 @@ export interface CheckJob extends RowFormat {
   readonly robots: Uint8Array;
   /** Rules already compiled for `agent` (a fetched robots.txt); used instead of `robots`. */
   readonly table?: Uint8Array;
+  /**
+   * How the robots.txt was fetched (`check --robots URL` only): rows of an unavailable or
+   * unreachable one get line 0 (no line of a file decided), JSONL rows an `"outcome"`.
+   */
+  readonly outcome?: RobotsFetchStatus;
   readonly agent: string;
   readonly profile: Profile;
 }
@@ -69,6 +76,37 @@ export function rowOptions(job: RowFormat): number {
   return options;
 }
 
+/**
+ * The ROW_* options that mark rows as decided by a fetched robots.txt with this outcome
+ * (RFC 9309 §2.3.1): JSONL rows get an `"outcome"` field; unavailable and unreachable
+ * rows get line 0, since the allow-all / disallow-all rules standing in have no file.
+ * @example fetchedRowOptions('unreachable') // ROW_OUTCOME | ROW_UNREACHABLE
+ */
+export function fetchedRowOptions(outcome: RobotsFetchStatus): number {
+  if (outcome === 'unreachable') return ROW_OUTCOME | ROW_UNREACHABLE;
+  return outcome === 'unavailable' ? ROW_OUTCOME | ROW_UNAVAILABLE : ROW_OUTCOME;
+}
+
+/**
+ * The negative table id (src/wasm.ts TABLE_*) for a robots.txt that was not fetched `ok`,
+ * or for none at all (null): the line gets line 0 and the outcome's verdict.
+ * @example tableCode('unreachable') // TABLE_UNREACHABLE: disallowed, RFC 9309 §2.3.1.4
+ */
+export function tableCode(outcome: 'unavailable' | 'unreachable' | null): number {
+  if (outcome === 'unreachable') return TABLE_UNREACHABLE;
+  return outcome === 'unavailable' ? TABLE_UNAVAILABLE : TABLE_NONE;
+}
+
+/**
+ * The bits formatSpanRows reads for lines without a table (assembly/index.ts formatSpans):
+ * the profile's table flags in bits 16-31, so that a TABLE_UNREACHABLE line keeps
+ * /robots.txt allowed where the profile does (RFC 9309 §2.2.2), like Robots.disallowAll().
+ * @example standInOptions('rfc') // (FLAG_NORMALIZE_URL | FLAG_IMPLICIT_ROBOTS_TXT) << 16
+ */
+export function standInOptions(profile: Profile): number {
+  return profileFlags(profile) << 16;
+}
+
 /** One table, every line: a single Wasm pass per chunk (rows formatted in Wasm). */
 class CheckProcessor implements ChunkProcessor {
   private readonly table: Uint8Array;
@@ -76,7 +114,7 @@ class CheckProcessor implements ChunkProcessor {
 
   constructor(job: CheckJob) {
     this.table = job.table ?? Robots.parse(job.robots, { profile: job.profile }).forAgent(job.agent).table;
-    this.options = rowOptions(job);
+    this.options = rowOptions(job) | (job.outcome === undefined ? 0 : fetchedRowOptions(job.outcome));
   }
 
   process(chunk: Uint8Array, sink?: RowSink): ChunkResult {
@@ -93,11 +131,11 @@ interface Miss {
   readonly next: Miss | undefined;
 }
 
-/** A host seen by classify: its lowercase key bytes and compiled table (null: no robots.txt). */
+/** A host seen by classify: its lowercase key bytes and compiled table (a TABLE_* code: none). */
 interface HostEntry {
   readonly key: Uint8Array;
   readonly hash: number;
-  readonly table: Uint8Array | null;
+  readonly table: Uint8Array | number;
   /** Last batch that used it (eviction order), and its table's index in that batch. */
   used: number;
   slot: number;
@@ -159,12 +197,15 @@ export class ClassifyProcessor implements ChunkProcessor {
     private readonly source: RobotsSource = new DirectorySource(job.robotsDir),
     private readonly engine: WasmEngine = getEngine(),
   ) {
-    this.options = rowOptions(job) | (job.missing === 'disallow' ? ROW_MISSING_DISALLOW : 0);
+    this.options = rowOptions(job) | standInOptions(job.profile) | (job.missing === 'disallow' ? ROW_MISSING_DISALLOW : 0);
   }
 
   private async compile(key: Uint8Array, hash: number): Promise<HostEntry> {
-    const body = key.length === 0 ? null : await this.source.load(latin1.decode(key));
-    const table = body === null ? null : Robots.parse(body, { profile: this.job.profile }).forAgent(this.job.agent).table;
+    const host = latin1.decode(key);
+    const body = key.length === 0 ? null : await this.source.load(host);
+    const table = body !== null
+      ? Robots.parse(body, { profile: this.job.profile }).forAgent(this.job.agent).table
+      : tableCode(key.length === 0 ? null : this.source.outcomeOf?.(host) ?? null);
     return { key, hash, table, used: 0, slot: -1 };
   }
 
@@ -210,12 +251,12 @@ export class ClassifyProcessor implements ChunkProcessor {
     this.rebuildIndex();
   }
 
-  /** Gives `entry` a slot among this batch's tables (-1: no robots.txt). */
+  /** Gives `entry` a slot among this batch's tables (negative: its TABLE_* code). */
   private use(entry: HostEntry, stamp: number): number {
     if (entry.used !== stamp) {
       entry.used = stamp;
-      entry.slot = -1;
-      if (entry.table !== null) {
+      entry.slot = typeof entry.table === 'number' ? entry.table : -1;
+      if (typeof entry.table !== 'number') {
         entry.slot = this.batchTableCount++;
         this.batchTables[entry.slot] = entry.table;
       }

@@ -5,6 +5,7 @@ import { runClassify, DEFAULT_CACHE_HOSTS } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
 import { CliError } from './errors.js';
+import { fetchOutCommand } from './fetch-out.js';
 import { isRobotsUrl } from './fetch.js';
 import {
   DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, formatFetchCounts, runFetchClassify,
@@ -20,7 +21,9 @@ import type { Profile } from '../parse.js';
 const ROWS = `Reads one URL per line from the URLS files in turn (stdin for '-' or none), and prints
 one row per line, in input order.`;
 
-const LINE = `LINE is the line of the deciding rule in the robots.txt (0 if none).`;
+const LINE = `LINE is the line of the deciding rule in the robots.txt (0 if none, and for a robots.txt
+that was unavailable or unreachable). TSV fields are escaped as PostgreSQL's text COPY
+reads them: \\\\ \\t \\n \\r for backslash TAB LF CR, \\xHH for other control bytes.`;
 
 /** The options every row-printing command reads the same way, and its URL inputs (the positionals). */
 function rowOptions(args: ParsedArgs, chunkBytes: number) {
@@ -76,12 +79,15 @@ const classifyCommand: Command = {
 ${LINE}
 
 --robots-dir: each URL is judged against DIR/<host>.txt, the host lowercased, a :port
-written as _port (https://Example.com:8080/x -> example.com_8080.txt). A host without a
-file has no robots.txt (RFC 9309 "unavailable": allowed, unless --missing disallow).
+written as _port (https://Example.com:8080/x -> example.com_8080.txt; a default port,
+:80 on http and :443 on https, is left out). A host without a file has no robots.txt
+(RFC 9309 "unavailable": allowed, unless --missing disallow, or DIR/outcomes.tsv, as
+written by robotstxt fetch, says otherwise).
 
 --fetch: each URL's origin (scheme://host:port) gets its robots.txt over HTTP, once.
 4xx -> allowed, 5xx/network/timeout -> disallowed (RFC 9309 §2.3.1); the outcomes are
-counted on stderr before the summary.`,
+counted on stderr before the summary. JSONL rows carry "outcome": ok, unavailable,
+unreachable (or none: no http(s) origin).`,
   options: {
     'robots-dir': { type: 'string', value: 'DIR', help: 'a directory of <host>.txt files (this or --fetch is required)' },
     fetch: { type: 'boolean', help: "fetch each origin's robots.txt instead of reading files" },
@@ -139,7 +145,7 @@ counted on stderr before the summary.`,
  * The subcommands: one entry each (name, options, help, run). A new subcommand is one more
  * `Command` here, defined in its own module with the helpers of command.ts and options.ts.
  */
-const COMMANDS: readonly Command[] = [checkCommand, classifyCommand];
+const COMMANDS: readonly Command[] = [checkCommand, classifyCommand, fetchOutCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

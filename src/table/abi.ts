@@ -3,13 +3,13 @@
 // The RuleTable has its own spec (format.ts). Everything else that crosses the boundary
 // is described here once: the span record and the row format (classify and check), the
 // HostIndex slot, the table-slot pair, and how the host sizes and places a RuleIndex.
-// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v1"); a test
+// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v2"); a test
 // (test/format-mirror.test.ts) checks that both sides agree and that the diagrams agree
 // with the constants. Any layout change bumps ABI_VERSION in the same commit; the Wasm
 // module exports its ABI_VERSION and the host refuses a module built for another.
 // Every field is little-endian.
 
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /**
  * Readable bytes every region keeps past its end: the Wasm scanners load 16 bytes at a
@@ -69,10 +69,12 @@ export const RULE_INDEX_ALIGN = 16;
 
 // Output rows (`formatLines`, `formatSpans`), one per judged line, options a bit set:
 //   tsv:   allow|disallow \t LINE [\t HOST] \t URL \n
-//   jsonl: {"verdict":"allow|disallow","line":LINE[,"host":"HOST"],"url":"URL"}\n
-// HOST is the lowercased host (ROW_HOST); the URL comes as written (jsonl escapes `"`,
-// `\` and control bytes, and writes each byte of invalid UTF-8 as \ufffd). A row takes at
-// most ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE × (url + host bytes).
+//   jsonl: {"verdict":"allow|disallow","line":LINE[,"host":"HOST"],"url":"URL"[,"outcome":"…"]}\n
+// HOST is the lowercased host (ROW_HOST), a default port dropped; the URL comes as
+// written. TSV escapes fields as PostgreSQL's text COPY reads them (`\\`, `\t`, `\n`,
+// `\r`, `\xHH` for other bytes below 0x20 and 0x7f); jsonl escapes `"`, `\` and control
+// bytes, and writes each byte of invalid UTF-8 as \ufffd. A row takes at most
+// ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE × (url + host bytes).
 export const ROW_JSONL = 1;
 /** Only rows of allowed URLs (the verdicts are still counted). */
 export const ROW_ONLY_ALLOWED = 2;
@@ -82,6 +84,29 @@ export const ROW_ONLY_DISALLOWED = 4;
 export const ROW_HOST = 8;
 /** A line whose host has no robots.txt is disallowed, not allowed (RFC 9309 §2.3.1.3 "unavailable" is allowed). */
 export const ROW_MISSING_DISALLOW = 16;
-export const ROW_FIXED_BYTES = 64;
+/** JSONL rows get an `"outcome"` field: how the robots.txt deciding them was fetched. */
+export const ROW_OUTCOME = 32;
+/** `check` of a fetched robots.txt that was unavailable (RFC 9309 §2.3.1.3): all allowed, line 0. */
+export const ROW_UNAVAILABLE = 64;
+/** `check` of a fetched robots.txt that was unreachable (RFC 9309 §2.3.1.4): all disallowed, line 0. */
+export const ROW_UNREACHABLE = 128;
+/** The fixed part of a row (verdict, line, keys, outcome) is under this many bytes. */
+export const ROW_FIXED_BYTES = 96;
 /** A JSON escape (\u00XX) is 6 bytes per input byte. */
 export const ROW_BYTES_PER_BYTE = 6;
+
+// The `"outcome"` value of a JSONL row with ROW_OUTCOME (`putRow`'s `outcome`): no field,
+// or "ok", "unavailable", "unreachable", "none" (the line has no http(s) origin).
+export const OUTCOME_NONE = 0;
+export const OUTCOME_OK = 1;
+export const OUTCOME_UNAVAILABLE = 2;
+export const OUTCOME_UNREACHABLE = 3;
+export const OUTCOME_NO_ORIGIN = 4;
+
+// Table ids of `formatSpans` below 0 name no table: the line gets line 0 and the verdict
+// of its code. NONE: no robots.txt (allowed unless ROW_MISSING_DISALLOW); UNREACHABLE:
+// disallowed (RFC 9309 §2.3.1.4, /robots.txt itself as the profile says); UNAVAILABLE:
+// allowed (§2.3.1.3).
+export const TABLE_NONE = -1;
+export const TABLE_UNREACHABLE = -2;
+export const TABLE_UNAVAILABLE = -3;

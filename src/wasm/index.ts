@@ -4,7 +4,10 @@ import { SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_
 export { WasmEngine, getEngine, type RowSink, type RowBatch, type SpanBatch, type LineVerdicts } from './batches.js';
 export type { EngineOptions } from './arena.js';
 export { LINE_CHUNK_BYTES } from './memory.js';
-export { ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED, ROW_HOST, ROW_MISSING_DISALLOW } from '../table/abi.js';
+export {
+  ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED, ROW_HOST, ROW_MISSING_DISALLOW, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE,
+  TABLE_NONE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE,
+} from '../table/abi.js';
 
 /** u32 words of a span record in a SpanBatch, and each field's word (src/table/abi.ts SPAN). */
 export const SPAN_FIELDS = SPAN_SIZE / 4;
