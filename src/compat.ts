@@ -4,7 +4,7 @@
 // isAllowed for a URL of another origin, -1 from getMatchingLineNumber when no rule
 // decides, the crawler's User-Agent reduced to a lowercase name without its version.
 // Matching itself is the core's RFC profile; where robots-parser and RFC 9309 disagree
-// the RFC wins (README, section "compat", lists every such difference).
+// the RFC wins (docs/COMPAT.md lists every such difference).
 import { Robots } from './robots.js';
 import { describe } from './errors.js';
 
