@@ -4,7 +4,7 @@
 // isAllowed for a URL of another origin, -1 from getMatchingLineNumber when no rule
 // decides, the crawler's User-Agent reduced to a lowercase name without its version.
 // Matching itself is the core's RFC profile; where robots-parser and RFC 9309 disagree
-// the RFC wins (README, section "compat", lists every such difference).
+// the RFC wins (docs/COMPAT.md lists every such difference).
 import { Robots } from './robots.js';
 import { describe } from './errors.js';
 
@@ -177,4 +177,18 @@ export function robotsParser(url: string, contents: string | Uint8Array | null |
   return new CompatRobots(url, contents);
 }
 
+/**
+ * The name robots-parser's type declarations give the parsed object (Crawlee imports it:
+ * `import type { Robot } from 'robots-parser'`), so such code type-checks after the switch.
+ */
+export type Robot = RobotsParserCompat;
+
+// CommonJS callers get the function itself, as from robots-parser (`module.exports =
+// robotsParser`): Node ≥ 20.19 hands `require()` of an ES module its export named
+// 'module.exports'. `.default` serves transpiled callers (`__importDefault`, Babel) that
+// read the default of whatever `require()` returned; the named exports ride along so
+// `require('robotstxt-wasm/compat').reduceUserAgent` still works.
+const commonJsExport = Object.assign(robotsParser, { default: robotsParser, robotsParser, reduceUserAgent });
+
+export { commonJsExport as 'module.exports' };
 export default robotsParser;

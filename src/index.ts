@@ -4,6 +4,9 @@ export { AgentMatcher, type Explanation, type BatchDecisions } from './matcher.j
 export { lexRobots, GOOGLE_MAX_LINE_BYTES, type Profile, type RobotsLineHandler } from './parse.js';
 export { type Group, type RuleRecord, type OtherRecord } from './groups.js';
 export { toMatchPath, isValidProductToken } from './paths.js';
+// The default export is the robots-parser drop-in, so the root also works installed under
+// that name (docs/COMPAT.md); `require()` of the root gets src/commonjs.ts.
+export { robotsParser as default, type Robot, type RobotsParserCompat } from './compat.js';
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {

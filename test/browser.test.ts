@@ -1,7 +1,9 @@
-// The ESM entry (dist/index.js) in a real browser: Debian Chromium, main thread and a module Web Worker.
+// The ESM entry (dist/index.js) in a real browser: headless Chromium, main thread and a module Web Worker.
 //
 // dist/ must load with no Node API (the Wasm bytes are inlined, instantiation is
-// synchronous), so the same verdicts come out of Node, the page and the worker.
+// synchronous), so the same verdicts come out of Node, the page and the worker. The
+// browser is CHROMIUM_PATH, a system Chrome/Chromium or the packaged @sparticuz/chromium
+// (test/helpers/chromium.ts); the test's name says which one ran.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,15 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { Robots } from '../src/index.js';
 import { startStaticServer, type StaticServer } from './browser/server.js';
+import { resolveChromium } from './helpers/chromium.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Without the background-networking flags Chromium keeps dialling Google hosts, which
-// this machine's closed network refuses; --no-sandbox because CI runs as root.
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+// Resolved while the file is collected, so the describe name can say which browser runs;
+// a machine with none fails here with a message saying how to provide one.
+const CHROMIUM = await resolveChromium();
 
 const ROBOTS = [
   'User-agent: *', //           1
@@ -75,17 +74,11 @@ let browser: Browser | undefined;
 let server: StaticServer | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: run scripts/install-browser.sh (apt-get install chromium) ` +
-        'before the tests; .ci/run must call it. Set CHROMIUM_PATH to use another binary.',
-    );
-  }
   if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'dist', 'compat.js'))) {
     throw new Error('dist/index.js or dist/compat.js is missing: run `npm run build` first');
   }
   server = await startStaticServer({ '/dist/': join(root, 'dist'), '/': join(root, 'test', 'browser') });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: [...CHROMIUM.args] });
 }, 60_000);
 
 afterAll(async () => {
@@ -94,7 +87,7 @@ afterAll(async () => {
 });
 
 describe('browser: dist/index.js in Chromium', () => {
-  it('gives the same verdicts on the main thread, in a module worker and in Node', async () => {
+  it(`gives the same verdicts on the main thread, in a module worker and in Node [${CHROMIUM.label}]`, async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));

@@ -4,10 +4,11 @@
 // project (possible because the package has no dependencies) and uses it the way a
 // consumer would: ESM import of ".", "./compat" and "./pool" (whose worker thread must
 // load from node_modules too), require() on Node ≥ 20.19, the type declarations through
-// "exports", and the `robotstxt` bin.
+// "exports" and, for `moduleResolution: node10`, through "typesVersions", and the
+// `robotstxt` bin. The tarball carries the docs and no path of the machine it was built on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,16 +16,20 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   name: string;
+  engines: { node: string };
+  repository?: { type: string; url: string };
+  typesVersions?: Record<string, Record<string, string[]>>;
   dependencies?: Record<string, string>;
   exports: Record<string, string | Record<string, string>>;
   bin: Record<string, string>;
 };
 
-// Published files: compiled JS and its declarations, plus the three metadata files.
-// REQUIRED is derived partly from package.json so a moved bin is still checked.
-const ALLOWED = /^(?:dist\/.+\.(?:js|d\.ts|wasm)|README\.md|LICENSE|package\.json)$/;
+// Published files: compiled JS and its declarations, the docs (README's relative links
+// point into docs/), and the metadata files. REQUIRED is derived partly from
+// package.json so a moved bin is still checked.
+const ALLOWED = /^(?:dist\/.+\.(?:js|d\.ts|wasm)|docs\/.+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
 const REQUIRED = [
-  'package.json', 'README.md', 'LICENSE',
+  'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/API.md', 'docs/COMPAT.md',
   'dist/index.js', 'dist/index.d.ts', 'dist/compat.js', 'dist/compat.d.ts',
   'dist/pool.js', 'dist/pool.d.ts', 'dist/pool/worker.js',
   ...Object.values(pkg.bin).map((p) => p.replace(/^\.\//, '')),
@@ -73,9 +78,38 @@ describe('npm pack', () => {
     expect(existsSync(tarball)).toBe(true);
   });
 
-  it('ships only built files, declarations, README, LICENSE and package.json', () => {
+  it('ships only built files, declarations, docs, README, CHANGELOG, LICENSE and package.json', () => {
     expect(packed.filter((p) => !ALLOWED.test(p))).toEqual([]);
-    expect(packed.filter((p) => /^(?:src|test|assembly|bench|scripts|examples|docs|build)\//.test(p))).toEqual([]);
+    expect(packed.filter((p) => /^(?:src|test|assembly|bench|scripts|examples|build)\//.test(p))).toEqual([]);
+  });
+
+  it('ships every file of docs/', () => {
+    const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    expect(docs.length).toBeGreaterThan(0);
+    for (const doc of docs) expect(packed, doc).toContain(doc);
+  });
+
+  it('names its repository, so relative links resolve on the registry page', () => {
+    expect(pkg.repository).toEqual({ type: 'git', url: 'git+https://github.com/robotstxt-wasm/robotstxt-wasm.git' });
+  });
+
+  it('has no path of the build machine in any shipped file', () => {
+    // Absolute paths of a developer's or CI's machine mean nothing to a user.
+    const machinePath = /(?:\/work\/|\/home\/[a-z]|\/root\/|\/Users\/[A-Za-z]|[A-Z]:\\Users\\)/;
+    const found: string[] = [];
+    for (const file of packed) {
+      const text = readFileSync(join(project, 'node_modules', pkg.name, file), 'utf8');
+      text.split('\n').forEach((line, i) => {
+        if (machinePath.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 120)}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('says in "engines" the Node that require() of its ES modules needs (20.19)', () => {
+    expect(pkg.engines.node).toBe('>=20.19');
+    const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+    expect(major > 20 || (major === 20 && minor >= 19), `tests run on Node ${process.versions.node}`).toBe(true);
   });
 
   it.each(REQUIRED)('ships %s', (file) => {
@@ -188,6 +222,37 @@ describe('installed tarball', () => {
     const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
       '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), 'consumer.ts'];
     expect(() => run(tsc, args, project)).not.toThrow();
+  });
+
+  it('type-checks a node10-style consumer (no "exports") of every subpath through "typesVersions"', () => {
+    // node10 ignores "exports"; without typesVersions `robotstxt-wasm/compat` finds no types.
+    // TypeScript 7 (ours) dropped the node10 option itself; `bundler` with
+    // --resolvePackageJsonExports false is its lookup (main/types, typesVersions, files).
+    expect(Object.keys(pkg.typesVersions?.['*'] ?? {}).sort()).toEqual(
+      Object.keys(pkg.exports).filter((k) => k !== '.' && k !== './package.json').map((k) => k.slice(2)).sort(),
+    );
+    writeFileSync(
+      join(project, 'node10.ts'),
+      [
+        `import { Robots } from '${pkg.name}';`,
+        `import robotsParser, { type Robot } from '${pkg.name}/compat';`,
+        `import { RobotsCache } from '${pkg.name}/fetch';`,
+        `import { MatchPool } from '${pkg.name}/pool';`,
+        `const r: Robot = robotsParser('https://a.test/robots.txt', 'User-agent: *');`,
+        `const ok: boolean = Robots.parse('').isAllowed('/', 'bot');`,
+        'export { r, ok, RobotsCache, MatchPool };',
+      ].join('\n'),
+    );
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = [tsc, '--noEmit', '--strict', '--module', 'esnext', '--moduleResolution', 'bundler', '--resolvePackageJsonExports', 'false',
+      '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), 'node10.ts'];
+    let out = '';
+    try {
+      out = run('node', args, project);
+    } catch (error) {
+      out = `${(error as { stdout?: string }).stdout ?? ''}${(error as Error).message}`;
+    }
+    expect(out).toBe('');
   });
 
   it('runs the robotstxt bin from node_modules/.bin', () => {
