@@ -1,9 +1,9 @@
 // Public entry point: re-exports only.
-export { Robots, DEFAULT_MAX_BYTES, type ParseOptions } from './robots.js';
+export { Robots, DEFAULT_MAX_BYTES, type ParseOptions, type RobotsExplanation } from './robots.js';
 export { AgentMatcher, type Explanation, type BatchDecisions } from './matcher.js';
 export { lexRobots, GOOGLE_MAX_LINE_BYTES, type Profile, type RobotsLineHandler } from './parse.js';
-export { type Group, type RuleRecord, type OtherRecord } from './groups.js';
-export { toMatchPath, isValidProductToken } from './paths.js';
+export { type Group, type AgentBlock, type RuleRecord, type OtherRecord } from './groups.js';
+export { toMatchPath, isValidProductToken, suggestProductToken } from './paths.js';
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {

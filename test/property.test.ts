@@ -10,7 +10,7 @@
 // Override with PROPERTY_RUNS / PROPERTY_SEED to dig deeper or replay a failure.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Robots, toMatchPath, type Profile } from '../src/index.js';
+import { Robots, isValidProductToken, toMatchPath, type Profile } from '../src/index.js';
 import { validateRuleTable } from '../src/table/validate.js';
 import { ReferenceRobots, referenceGooglePath, referenceNormalizePathRfc, referencePathParamsQuery, referenceSplitLines } from './reference/index.js';
 import { AGENTS, bodyChunks, chunkBytes, pathText, urlBytes, urlText, type Chunk } from './reference/arbitraries.js';
@@ -106,6 +106,11 @@ function derivedUrls(body: Uint8Array, derived: Scenario['derived']): string[] {
   });
 }
 
+/** Whether `Robots` answers for `agent`: a product token (RFC 9309 §2.2.1) or '*'. */
+function isAgentAccepted(agent: string): boolean {
+  return agent === '*' || isValidProductToken(agent);
+}
+
 function checkScenario(scenario: Scenario): void {
   const body = chunkBytes(scenario.chunks);
   const s = { ...scenario, urls: [...scenario.urls, ...derivedUrls(body, scenario.derived)] };
@@ -121,6 +126,20 @@ function checkScenario(scenario: Scenario): void {
       ({ truncated: r.truncated, byteLength: r.byteLength, sitemaps: r.sitemaps });
     if (JSON.stringify(shape(robots)) !== JSON.stringify(shape(ref))) {
       mismatch(s, body, profile, 'Robots.parse (truncated/byteLength/sitemaps)', '', shape(ref), shape(robots));
+    }
+    if (!isAgentAccepted(s.agent)) {
+      // README "User agents": a value that is neither a product token nor '*' is refused,
+      // never answered from the `*` groups.
+      for (const call of [() => robots.forAgent(s.agent), () => robots.explain('/', s.agent), () => robots.crawlDelay(s.agent)]) {
+        let thrown: unknown;
+        try {
+          call();
+        } catch (e) {
+          thrown = e;
+        }
+        if (!(thrown instanceof TypeError)) mismatch(s, body, profile, 'agent check', '', 'TypeError', thrown);
+      }
+      continue;
     }
     const m = robots.forAgent(s.agent);
     validateRuleTable(m.table);
@@ -179,7 +198,13 @@ function checkScenario(scenario: Scenario): void {
 function decideBatchAgrees(body: string | Uint8Array, agent: string, urls: string[], shownBody: string): void {
   for (const profile of PROFILES) {
     const ref = ReferenceRobots.parse(body, { profile });
-    const m = Robots.parse(body, { profile }).forAgent(agent);
+    const robots = Robots.parse(body, { profile });
+    if (!isAgentAccepted(agent)) {
+      // README "User agents": refused, never answered from the `*` groups.
+      expect(() => robots.forAgent(agent), `agent ${JSON.stringify(agent)}`).toThrow(TypeError);
+      continue;
+    }
+    const m = robots.forAgent(agent);
     validateRuleTable(m.table);
     const decided = m.decideBatch(urls);
     urls.forEach((url, i) => {
