@@ -85,7 +85,7 @@ describe('invalid UTF-8', () => {
   });
   it('the rule text shows invalid bytes as U+FFFD', () => {
     const robots = Robots.parse(body, { profile: 'google' });
-    expect(robots.explain('/%FF', 'bot')).toEqual({ allowed: false, line: 2, rule: 'disallow: /\uFFFD' });
+    expect(robots.explain('/%FF', 'bot')).toEqual({ allowed: false, line: 2, rule: 'disallow: /\uFFFD', agentLines: [1] });
     // rfc: the raw 0xFF octet in a URL is percent-encoded, so it meets the encoded rule.
     expect(Robots.parse(body, { profile: 'rfc' }).forAgent('bot').decideLines(bytes('/', [0xff], '\n')).verdicts[0]).toBe(0);
   });
