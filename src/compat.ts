@@ -5,7 +5,7 @@
 // decides, the crawler's User-Agent reduced to a lowercase name without its version.
 // Matching itself is the core's RFC profile; where robots-parser and RFC 9309 disagree
 // the RFC wins (docs/COMPAT.md lists every such difference).
-import { Robots } from './robots.js';
+import { Robots, crawlDelayForReducedName, matcherForReducedName } from './robots.js';
 import { describe } from './errors.js';
 
 /** What {@link robotsParser} returns: the robots-parser v3 method set. */
@@ -30,8 +30,9 @@ export interface RobotsParserCompat {
    */
   getMatchingLineNumber(url: string, ua?: string): number;
   /**
-   * Crawl-delay in seconds from the groups that apply to `ua` (`*` when omitted), or
-   * `undefined` when those groups set none.
+   * Crawl-delay in seconds for `ua` (`*` when omitted), read per user-agent block as
+   * `Robots#crawlDelay` reads it: the value written under the user-agent lines naming
+   * `ua`; `*`'s only when no line names it; `undefined` when none applies.
    * @example robotsParser('https://a.test/robots.txt', 'User-agent: *\nCrawl-delay: 2').getCrawlDelay('Bot') // 2
    */
   getCrawlDelay(ua?: string): number | undefined;
@@ -70,7 +71,10 @@ function parseUrl(url: unknown): URL | null {
 /**
  * Reduces a User-Agent string the way robots-parser does: `undefined`/`null`/empty means `*`,
  * otherwise lowercase, cut at the first `/` (the version), trimmed: `'Sams-Bot/1.0'` → `'sams-bot'`.
- * The result is then matched whole against the product tokens of the file (RFC 9309 §2.2.1).
+ * The result is then read like a user-agent line of the file (a product token whole, any
+ * other name by its leading `[A-Za-z_-]` run: `my bot` → `my`, `mj12bot` → `mj`) and
+ * matched against the file's tokens; a name with no such run asks for the `*` groups.
+ * Unlike `Robots#isAllowed`, compat never rejects a User-Agent: robots-parser takes any.
  * @throws {TypeError} when `ua` is neither a string nor undefined.
  * @example reduceUserAgent('Mozilla/5.0 (compatible; ExampleBot/1.0)') // 'mozilla'
  * @example reduceUserAgent('ExampleBot/1.0') // 'examplebot'
@@ -127,7 +131,7 @@ class CompatRobots implements RobotsParserCompat {
   isAllowed(url: string, ua?: string): boolean | undefined {
     const matchUrl = this.#matchUrlOf(url);
     if (matchUrl === null) return undefined;
-    return this.robots.forAgent(reduceUserAgent(ua)).isAllowed(matchUrl);
+    return matcherForReducedName(this.robots, reduceUserAgent(ua)).isAllowed(matchUrl);
   }
 
   isDisallowed(url: string, ua?: string): boolean {
@@ -137,12 +141,12 @@ class CompatRobots implements RobotsParserCompat {
   getMatchingLineNumber(url: string, ua?: string): number {
     const matchUrl = this.#matchUrlOf(url);
     if (matchUrl === null) return -1;
-    const { line } = this.robots.forAgent(reduceUserAgent(ua)).explain(matchUrl);
+    const { line } = matcherForReducedName(this.robots, reduceUserAgent(ua)).explain(matchUrl);
     return line > 0 ? line : -1;
   }
 
   getCrawlDelay(ua?: string): number | undefined {
-    return this.robots.crawlDelay(reduceUserAgent(ua));
+    return crawlDelayForReducedName(this.robots, reduceUserAgent(ua));
   }
 
   getSitemaps(): string[] {

@@ -16,6 +16,24 @@ export interface OtherRecord {
   readonly line: number;
 }
 
+/**
+ * A run of user-agent lines with no other record between them (comments, blank and
+ * invalid lines do not interrupt it), and the other records written after it up to the
+ * next user-agent line. A group holds one or more blocks: other records do not end a
+ * group (RFC 9309 §2.2.4), but a `Crawl-delay` belongs to the block it is written in, as
+ * robots-parser, Python's urllib.robotparser and Bing read it (README, "Crawl-delay").
+ */
+export interface AgentBlock {
+  /** Product tokens of the block's user-agent lines, lowercased, as the profile reads them. */
+  readonly agents: string[];
+  /** Whether a user-agent line of this block is the global `*`. */
+  global: boolean;
+  /** 1-based lines of the block's user-agent lines. */
+  readonly lines: number[];
+  /** Other records (crawl-delay, host, …) after these user-agent lines, in file order. */
+  readonly others: OtherRecord[];
+}
+
 /** One or more user-agent lines and the rules after them (RFC 9309 §2.1). */
 export interface Group {
   /** Product tokens this group names, lowercased, as the profile reads them. */
@@ -27,6 +45,10 @@ export interface Group {
   readonly others: OtherRecord[];
   /** 1-based line of the group's first user-agent line. */
   readonly line: number;
+  /** 1-based lines of every user-agent line that formed this group, in file order. */
+  readonly agentLines: number[];
+  /** The group's user-agent blocks in file order: where each `Crawl-delay` belongs. */
+  readonly blocks: AgentBlock[];
 }
 
 const decoder = new TextDecoder();
@@ -49,22 +71,34 @@ export function asciiLower(s: string): string {
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
- * Reads a user-agent line's value under `profile`.
- * RFC 9309 §2.2.1: the value is the product token, matched whole; `*` is the global group.
- * Google-compat: `*` followed by whitespace is still global, and the token is cut at the
- * first byte outside `[A-Za-z_-]` (`Foo Bar` names `foo`).
+ * Reads a user-agent line's value under `profile`: the product token it names, lowercased,
+ * or `global` for the `*` group.
+ * Both profiles: a valid product token (RFC 9309 §2.2.1) is taken whole; any other value
+ * names the longest leading run of `[A-Za-z_-]` (`Foo/1.0`, `Foo Bar`, `foo;` and `foo*`
+ * name `foo`, `MJ12bot` names `mj`), because §2.3.1.5 asks crawlers to "use the parseable
+ * rules" and Google's matcher reads the value the same way. A value with no such run
+ * (`/x`, `123`) names the empty token, which no crawler asks for.
+ * RFC 9309 §2.2.1: only a bare `*` is the global group.
+ * Google-compat: `*` followed by whitespace is still global.
  */
 export function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
-  if (profile === 'google') {
-    if (value.length >= 1 && value[0] === 0x2a && (value.length === 1 || isSpaceByte(value[1]!))) {
-      return { global: true, token: '' };
-    }
-    let end = 0;
-    while (end < value.length && isTokenByte(value[end]!)) end++;
-    return { global: false, token: asciiLower(bytesToText(value.subarray(0, end))) };
+  if (value.length >= 1 && value[0] === 0x2a && (value.length === 1 || (profile === 'google' && isSpaceByte(value[1]!)))) {
+    return { global: true, token: '' };
   }
-  if (value.length === 1 && value[0] === 0x2a) return { global: true, token: '' };
-  return { global: false, token: asciiLower(bytesToText(value)) };
+  let end = 0;
+  while (end < value.length && isTokenByte(value[end]!)) end++;
+  return { global: false, token: asciiLower(bytesToText(end === value.length ? value : value.subarray(0, end))) };
+}
+
+/**
+ * The token a user-agent value names, read as {@link readAgentValue} reads a file's line
+ * (without the `*` rule): the whole value when it is a product token, else its longest
+ * leading `[A-Za-z_-]` run, lowercased; '' when it starts with no such character.
+ * @example leadingToken('Googlebot/2.1') // 'googlebot'
+ */
+export function leadingToken(value: string): string {
+  const run = /^[A-Za-z_-]*/.exec(value)![0];
+  return run.toLowerCase();
 }
 
 /**
@@ -79,7 +113,10 @@ export class GroupCollector implements LineSink {
   /** Lines of allow/disallow rules that precede every user-agent line and so apply to no one. */
   readonly orphanRuleLines: number[] = [];
   private current: Group | undefined;
+  private block: AgentBlock | undefined;
   private inRules = false;
+  /** Whether the last record was a user-agent line, so the next one joins its block. */
+  private inAgents = false;
   private readonly buffer: ArrayBufferLike;
   private readonly base: number;
 
@@ -96,13 +133,27 @@ export class GroupCollector implements LineSink {
   userAgent(start: number, end: number, line: number): void {
     // RFC 9309 §2.1: a user-agent line after rules starts a new group.
     if (!this.current || this.inRules) {
-      this.current = { agents: [], global: false, rules: [], others: [], line };
+      this.current = { agents: [], global: false, rules: [], others: [], line, agentLines: [], blocks: [] };
       this.groups.push(this.current);
       this.inRules = false;
+      this.inAgents = false;
+    }
+    // Any record between two user-agent lines starts a new block (but not a new group).
+    if (!this.inAgents || this.block === undefined) {
+      this.block = { agents: [], global: false, lines: [], others: [] };
+      this.current.blocks.push(this.block);
+      this.inAgents = true;
     }
     const { global, token } = readAgentValue(this.view(start, end), this.profile);
-    if (global) this.current.global = true;
-    else this.current.agents.push(token);
+    if (global) {
+      this.current.global = true;
+      this.block.global = true;
+    } else {
+      this.current.agents.push(token);
+      this.block.agents.push(token);
+    }
+    this.current.agentLines.push(line);
+    this.block.lines.push(line);
   }
 
   allow(start: number, end: number, line: number): void {
@@ -120,18 +171,26 @@ export class GroupCollector implements LineSink {
       return;
     }
     this.inRules = true;
+    this.inAgents = false;
     this.current.rules.push({ allow, pattern: this.view(start, end), line });
   }
 
   sitemap(start: number, end: number): void {
     // Sitemaps belong to the file, not to a group, and never end one (RFC 9309 §2.2.4).
     if (end > start) this.sitemaps.push(bytesToText(this.view(start, end)));
+    // It still ends a run of user-agent lines, as any record does for robots-parser.
+    this.inAgents = false;
   }
 
   other(keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, line: number): void {
     const record = { key: bytesToText(this.view(keyStart, keyEnd)), value: bytesToText(this.view(valueStart, valueEnd)), line };
-    if (this.current) this.current.others.push(record);
-    else this.looseOthers.push(record);
+    if (this.current) {
+      this.current.others.push(record);
+      this.block!.others.push(record);
+    } else {
+      this.looseOthers.push(record);
+    }
+    this.inAgents = false;
   }
 
   // Comments and invalid lines carry nothing for groups.

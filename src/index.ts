@@ -1,9 +1,9 @@
 // Public entry point: re-exports only.
-export { Robots, DEFAULT_MAX_BYTES, type ParseOptions } from './robots.js';
+export { Robots, DEFAULT_MAX_BYTES, type ParseOptions, type RobotsExplanation } from './robots.js';
 export { AgentMatcher, type Explanation, type BatchDecisions } from './matcher.js';
 export { lexRobots, GOOGLE_MAX_LINE_BYTES, type Profile, type RobotsLineHandler } from './parse.js';
-export { type Group, type RuleRecord, type OtherRecord } from './groups.js';
-export { toMatchPath, isValidProductToken } from './paths.js';
+export { type Group, type AgentBlock, type RuleRecord, type OtherRecord } from './groups.js';
+export { toMatchPath, isValidProductToken, suggestProductToken } from './paths.js';
 // The default export is the robots-parser drop-in, so the root also works installed under
 // that name (docs/COMPAT.md); `require()` of the root gets src/commonjs.ts.
 export { robotsParser as default, type Robot, type RobotsParserCompat } from './compat.js';

@@ -1,6 +1,7 @@
 // Robots: one parsed robots.txt, its groups and records, and per-crawler matchers on demand.
 import { lexLines, type Profile } from './parse.js';
-import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
+import { GroupCollector, asciiLower, leadingToken, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
+import { productTokenError } from './paths.js';
 import type { AgentMatcher, Explanation } from './matcher.js';
 import { compileAgentMatcher } from './compile.js';
 import { describe, expectBytes, expectString } from './errors.js';
@@ -30,6 +31,42 @@ export const DEFAULT_MAX_BYTES = 512_000;
 const MATCHER_CACHE_SIZE = 64;
 
 const encoder = new TextEncoder();
+
+/** What `Robots#explain` returns: the verdict, and which user-agent lines chose the rules. */
+export interface RobotsExplanation extends Explanation {
+  /**
+   * 1-based lines of the user-agent lines of every group that applied to the agent
+   * (merged, RFC 9309 §2.2.1), in file order; empty when no group applied. A group holds
+   * every user-agent line above its rules, even across other records such as
+   * `Crawl-delay` (§2.2.4): `User-agent: bingbot` / `Crawl-delay: 10` / `User-agent: *` /
+   * `Disallow: /` gives bingbot the lines [1, 3] and `Disallow: /`.
+   */
+  readonly agentLines: readonly number[];
+}
+
+/**
+ * `userAgent` as a product token, or '*' for the `*` groups.
+ * @throws TypeError for anything else (not a string, '', `Googlebot/2.1`, a whole header),
+ *   suggesting the token it may mean: answering for it would silently read the `*` groups.
+ */
+function checkAgent(userAgent: string): string {
+  expectString(userAgent, 'userAgent');
+  if (userAgent === '*' || isProductToken(userAgent)) return userAgent;
+  throw productTokenError('userAgent', userAgent);
+}
+
+function isProductToken(value: string): boolean {
+  return /^[A-Za-z_-]+$/.test(value);
+}
+
+/** The first plain non-negative decimal `Crawl-delay` value among `records`. */
+function firstCrawlDelay(records: readonly OtherRecord[]): number | undefined {
+  for (const record of records) {
+    if (asciiLower(record.key) !== 'crawl-delay') continue;
+    if (/^\d+(\.\d+)?$/.test(record.value)) return Number(record.value);
+  }
+  return undefined;
+}
 
 /** Whether body[start, end) read as text starts with `acap-` in any ASCII case. */
 function startsWithAcap(body: Uint8Array, start: number, end: number): boolean {
@@ -198,16 +235,24 @@ export class Robots {
   }
 
   /**
-   * The matcher for `userAgent` (a product token such as `Googlebot`), compiled once and cached.
+   * The matcher for `userAgent`, compiled once and cached. `userAgent` is a product
+   * token such as `Googlebot` (RFC 9309 §2.2.1), or `'*'` for the `*` groups alone.
+   * @throws TypeError when `userAgent` is anything else (`Googlebot/2.1`, a whole
+   *   `User-Agent` header, ''); the message suggests the token (see `suggestProductToken`)
    * @example robots.forAgent('ExampleBot').matchBatch(urls)
    */
   forAgent(userAgent: string): AgentMatcher {
-    expectString(userAgent, 'userAgent');
+    return this.matchers.get(userAgent) ?? this.cached(checkAgent(userAgent));
+  }
+
+  /** The cached matcher of a checked agent (or compat's reduced name), compiled on a miss. */
+  private cached(userAgent: string): AgentMatcher {
     // Keyed by spelling, so `matcher.userAgent` is what the caller asked for.
     const key = userAgent;
     let matcher = this.matchers.get(key);
     if (matcher) return matcher;
-    const rules = this.rulesFor(userAgent);
+    const rules: RuleRecord[] = [];
+    for (const group of selectGroups(this.groups, userAgent)) for (const rule of group.rules) rules.push(rule);
     // The library's own freshly encoded table: the constructor's validation is for foreign tables.
     matcher = compileAgentMatcher(userAgent, this.profile, rules);
     if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
@@ -218,9 +263,10 @@ export class Robots {
   /**
    * Allow/disallow lines that apply to `userAgent`, in file order: those of every group
    * naming it, else those of every `*` group (RFC 9309 §2.2.1).
+   * @throws TypeError when `userAgent` is neither a product token nor '*' (as forAgent)
    */
   rulesFor(userAgent: string): RuleRecord[] {
-    expectString(userAgent, 'userAgent');
+    checkAgent(userAgent);
     const rules: RuleRecord[] = [];
     for (const group of selectGroups(this.groups, userAgent)) for (const rule of group.rules) rules.push(rule);
     return rules;
@@ -228,6 +274,7 @@ export class Robots {
 
   /**
    * Whether `userAgent` may crawl `url`.
+   * @throws TypeError when `userAgent` is neither a product token nor '*' (as forAgent)
    * @example robots.isAllowed('https://example.com/private', 'ExampleBot') // false
    */
   isAllowed(url: string, userAgent: string): boolean {
@@ -236,28 +283,70 @@ export class Robots {
   }
 
   /**
-   * The verdict and the rule that decided it (line 0 and rule null when none did).
-   * @example robots.explain('/private', 'ExampleBot') // { allowed: false, line: 2, rule: 'disallow: /private' }
+   * The verdict, the rule that decided it (line 0 and rule null when none did) and the
+   * user-agent lines of the groups that applied (`agentLines`).
+   * @throws TypeError when `userAgent` is neither a product token nor '*' (as forAgent)
+   * @example robots.explain('/private', 'ExampleBot') // { allowed: false, line: 2, rule: 'disallow: /private', agentLines: [1] }
    */
-  explain(url: string, userAgent: string): Explanation {
+  explain(url: string, userAgent: string): RobotsExplanation {
     expectString(url, 'url');
-    return this.forAgent(userAgent).explain(url);
+    const verdict = this.forAgent(userAgent).explain(url);
+    const agentLines: number[] = [];
+    for (const group of selectGroups(this.groups, userAgent)) for (const line of group.agentLines) agentLines.push(line);
+    return { ...verdict, agentLines };
   }
 
   /**
-   * The `Crawl-delay` in seconds of the groups that apply to `userAgent`: the first
-   * value that is a non-negative decimal number; undefined when there is none.
-   * (Crawl-delay is not part of RFC 9309; it is read as an "other record", §2.2.4.)
-   * @example Robots.parse('User-agent: *\nCrawl-delay: 2.5').crawlDelay('bot') // 2.5
+   * The `Crawl-delay` in seconds for `userAgent`, read per user-agent block: a
+   * Crawl-delay belongs to the run of user-agent lines directly above it, even where
+   * RFC 9309 §2.2.4 merges the next lines into the same group for allow/disallow.
+   * - When a user-agent line names `userAgent`, the first plain non-negative decimal
+   *   value (`2`, `0.5`) of the blocks naming it, in file order; `undefined` when those
+   *   blocks have none (no fallback to `*`: the agent has a group of its own).
+   * - Otherwise the same from the `*` blocks; `undefined` when they have none.
+   * Crawl-delay is not part of RFC 9309; it is read as an "other record" (§2.2.4).
+   * @throws TypeError when `userAgent` is neither a product token nor '*' (as forAgent)
+   * @example Robots.parse('User-agent: *\nCrawl-delay: 1\n\nUser-agent: b\nCrawl-delay: 12').crawlDelay('b') // 12
    */
   crawlDelay(userAgent: string): number | undefined {
-    expectString(userAgent, 'userAgent');
-    for (const group of selectGroups(this.groups, userAgent)) {
-      for (const record of group.others) {
-        if (asciiLower(record.key) !== 'crawl-delay') continue;
-        if (/^\d+(\.\d+)?$/.test(record.value)) return Number(record.value);
+    return this.delayOf(asciiLower(checkAgent(userAgent)));
+  }
+
+  /** crawlDelay for a lowercased name already checked (or compat's reduced name). */
+  private delayOf(token: string): number | undefined {
+    const named = token !== '*' && this.groups.some((g) => g.agents.includes(token));
+    for (const group of this.groups) {
+      for (const block of group.blocks) {
+        if (!(named ? block.agents.includes(token) : block.global)) continue;
+        const delay = firstCrawlDelay(block.others);
+        if (delay !== undefined) return delay;
       }
     }
     return undefined;
   }
+}
+
+/**
+ * Internal, for `robotstxt-wasm/compat`: the matcher for a name robots-parser's way of
+ * reducing a User-Agent produced (lowercase, maybe not a product token), without the
+ * product-token check. `name` is read like a user-agent line of the file (its leading
+ * `[A-Za-z_-]` run), so a name and a line written alike always match; one with no such
+ * run, and '*', ask for the `*` groups.
+ * @example matcherForReducedName(robots, 'sams-bot').isAllowed('/x')
+ */
+export function matcherForReducedName(robots: Robots, name: string): AgentMatcher {
+  const key = reducedKey(name);
+  // Bracket access reaches the private method from this module only (compat's door).
+  return robots['cached'](key);
+}
+
+/** Internal, for compat: `crawlDelay` for a reduced name, read as {@link matcherForReducedName} reads it. */
+export function crawlDelayForReducedName(robots: Robots, name: string): number | undefined {
+  return robots['delayOf'](reducedKey(name));
+}
+
+function reducedKey(name: string): string {
+  if (name === '*') return '*';
+  const token = leadingToken(name);
+  return token === '' ? '*' : token;
 }

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../src/cli/command.js';
-import { suggestProductToken } from '../src/cli/agent.js';
 import { fileErrorText } from '../src/cli/errors.js';
 import { formatRate, formatSummary } from '../src/cli/output.js';
 
@@ -162,14 +161,6 @@ describe('--agent must be a product token (RFC 9309 §2.2.1), never a silent fal
 
   it('classify refuses it too', () => {
     expectError(['classify', '--robots-dir', path('robots'), '--agent', 'Googlebot/2.1'], /--agent must be a product token .*did you mean --agent Googlebot\?/);
-  });
-
-  it('the suggested token is the one the header or version names', () => {
-    expect(suggestProductToken('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)')).toBe('bingbot');
-    expect(suggestProductToken('Googlebot-Image/1.0')).toBe('Googlebot-Image');
-    expect(suggestProductToken('foo;')).toBe('foo');
-    expect(suggestProductToken('/2.1')).toBeNull();
-    expect(suggestProductToken('')).toBeNull();
   });
 
   it('a product token runs as before', () => {

@@ -10,7 +10,7 @@
 // Override with PROPERTY_RUNS / PROPERTY_SEED to dig deeper or replay a failure.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Robots, toMatchPath, type Profile } from '../src/index.js';
+import { Robots, isValidProductToken, toMatchPath, type Profile } from '../src/index.js';
 import { validateRuleTable } from '../src/table/validate.js';
 import { ReferenceRobots, referenceGooglePath, referenceNormalizePathRfc, referencePathParamsQuery, referenceSplitLines } from './reference/index.js';
 import { AGENTS, bodyChunks, chunkBytes, pathText, urlBytes, urlText, type Chunk } from './reference/arbitraries.js';
@@ -26,7 +26,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Cases compared so far (one URL × one profile × every path), reported at the end. */
-const counted = { cases: 0, lineCases: 0 };
+const counted = { cases: 0, lineCases: 0, refused: 0 };
 
 interface Scenario {
   readonly chunks: Chunk[];
@@ -43,7 +43,11 @@ interface Scenario {
 
 const scenario: fc.Arbitrary<Scenario> = fc.record({
   chunks: bodyChunks,
-  agent: fc.constantFrom(...AGENTS),
+  // Mostly agents the library answers for; one run in ten asks with one it refuses.
+  agent: fc.oneof(
+    { weight: 9, arbitrary: fc.constantFrom(...AGENTS.filter((a) => isAgentAccepted(a))) },
+    { weight: 1, arbitrary: fc.constantFrom(...AGENTS.filter((a) => !isAgentAccepted(a))) },
+  ),
   urls: fc.array(urlText, { minLength: URLS_PER_RUN / 2, maxLength: URLS_PER_RUN / 2 }),
   derived: fc.array(fc.tuple(fc.nat(), pathText, fc.constantFrom('', '', 'x', '/', '?q', '$', '.php', '/index.html')), {
     minLength: URLS_PER_RUN / 2,
@@ -106,6 +110,11 @@ function derivedUrls(body: Uint8Array, derived: Scenario['derived']): string[] {
   });
 }
 
+/** Whether `Robots` answers for `agent`: a product token (RFC 9309 §2.2.1) or '*'. */
+function isAgentAccepted(agent: string): boolean {
+  return agent === '*' || isValidProductToken(agent);
+}
+
 function checkScenario(scenario: Scenario): void {
   const body = chunkBytes(scenario.chunks);
   const s = { ...scenario, urls: [...scenario.urls, ...derivedUrls(body, scenario.derived)] };
@@ -121,6 +130,21 @@ function checkScenario(scenario: Scenario): void {
       ({ truncated: r.truncated, byteLength: r.byteLength, sitemaps: r.sitemaps });
     if (JSON.stringify(shape(robots)) !== JSON.stringify(shape(ref))) {
       mismatch(s, body, profile, 'Robots.parse (truncated/byteLength/sitemaps)', '', shape(ref), shape(robots));
+    }
+    if (!isAgentAccepted(s.agent)) {
+      // README "User agents": a value that is neither a product token nor '*' is refused,
+      // never answered from the `*` groups.
+      for (const call of [() => robots.forAgent(s.agent), () => robots.explain('/', s.agent), () => robots.crawlDelay(s.agent)]) {
+        let thrown: unknown;
+        try {
+          call();
+        } catch (e) {
+          thrown = e;
+        }
+        if (!(thrown instanceof TypeError)) mismatch(s, body, profile, 'agent check', '', 'TypeError', thrown);
+      }
+      counted.refused++;
+      continue;
     }
     const m = robots.forAgent(s.agent);
     validateRuleTable(m.table);
@@ -179,7 +203,13 @@ function checkScenario(scenario: Scenario): void {
 function decideBatchAgrees(body: string | Uint8Array, agent: string, urls: string[], shownBody: string): void {
   for (const profile of PROFILES) {
     const ref = ReferenceRobots.parse(body, { profile });
-    const m = Robots.parse(body, { profile }).forAgent(agent);
+    const robots = Robots.parse(body, { profile });
+    if (!isAgentAccepted(agent)) {
+      // README "User agents": refused, never answered from the `*` groups.
+      expect(() => robots.forAgent(agent), `agent ${JSON.stringify(agent)}`).toThrow(TypeError);
+      continue;
+    }
+    const m = robots.forAgent(agent);
     validateRuleTable(m.table);
     const decided = m.decideBatch(urls);
     urls.forEach((url, i) => {
@@ -196,9 +226,12 @@ describe('differential: Wasm paths vs the reference matcher', () => {
   it(`${RUNS} generated robots.txt bodies × ${URLS_PER_RUN} URLs × both profiles agree on verdict, line and rule`, () => {
     counted.cases = 0;
     counted.lineCases = 0;
+    counted.refused = 0;
     fc.assert(fc.property(scenario, (s) => checkScenario(s)), { numRuns: RUNS, seed: SEED, endOnFailure: false });
     // Shrinking re-runs failing cases, so only a passing run has an exact count to check.
-    expect(counted.cases).toBeGreaterThanOrEqual(RUNS * URLS_PER_RUN * PROFILES.length);
+    // A refused agent compares no URL (its profile runs only the TypeError check).
+    expect(counted.refused).toBeGreaterThan(0);
+    expect(counted.cases).toBeGreaterThanOrEqual((RUNS * PROFILES.length - counted.refused) * URLS_PER_RUN);
     expect(counted.lineCases).toBeGreaterThanOrEqual(counted.cases);
     console.log(`property: ${counted.cases} URL cases (batch + explain) and ${counted.lineCases} line cases compared`);
   }, TIMEOUT_MS);

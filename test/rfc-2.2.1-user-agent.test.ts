@@ -9,9 +9,11 @@
 //   all, no rules apply."
 // §2.2.1 ABNF: product-token = identifier / "*"; identifier = 1*(%x2D / %x41-5A / %x5F / %x61-7A)
 //
-// Profile difference (asserted, not skipped): Google-compat reads a user-agent value only
-// up to its first byte outside [A-Za-z_-] ("Foo Bar" and "FooBot/1.0" name foo/foobot) and
-// treats "* anything" as global; the rfc profile compares the whole value.
+// Both profiles read a user-agent value that is not a product token by its leading
+// [A-Za-z_-] run ("Foo Bar" and "FooBot/1.0" name foo/foobot): RFC 9309 §2.3.1.5 asks
+// crawlers to "use the parseable rules", and Google's matcher reads it so. Profile
+// difference (asserted, not skipped): Google-compat treats "* anything" as global.
+// A crawler's own token that is not a product token is refused (test/user-agent-tokens.test.ts).
 import { describe, expect, it } from 'vitest';
 import { parseCached } from './helpers/all-paths.js';
 import { describeRows, type Row } from './helpers/cases.js';
@@ -34,8 +36,6 @@ const matchingRows: Row[] = [
   ['user-agent: BarFooBot\ndisallow: /\n', 'FooBot', '/', true, 'no substring match'],
   ['user-agent: FooBot  \ndisallow: /\n', 'FooBot', '/', false, 'trailing whitespace is not part of the value'],
   ['user-agent: FooBot # the crawler\ndisallow: /\n', 'FooBot', '/', false, 'trailing comment is not part of the value'],
-  ['user-agent: FooBot\ndisallow: /\n', '', '/', true, 'empty crawler token matches no named group'],
-  ['user-agent: FooBot\ndisallow: /\nuser-agent: *\nallow: /\n', 'FooBot/1.0', '/', true, 'crawler token is compared whole'],
 ];
 
 const mergeRows: Row[] = [
@@ -68,13 +68,13 @@ const fallbackRows: Row[] = [
 ];
 
 const tokenRows: Row[] = [
-  // RFC 9309 §2.2.1: the value is the product token; Google cuts it at the first byte outside [A-Za-z_-].
-  ['user-agent: FooBot/1.0\ndisallow: /\n', 'FooBot', '/', { rfc: true, google: false }, 'version suffix on the line'],
-  ['user-agent: Foo Bar\nallow: /x/\ndisallow: /\n', 'Foo', '/a', { rfc: true, google: false }, 'two words on the line'],
+  // RFC 9309 §2.3.1.5 (both profiles): a value that is not a product token names its leading [A-Za-z_-] run.
+  ['user-agent: FooBot/1.0\ndisallow: /\n', 'FooBot', '/', false, 'version suffix on the line'],
+  ['user-agent: Foo Bar\nallow: /x/\ndisallow: /\n', 'Foo', '/a', false, 'two words on the line'],
   ['user-agent: Foo Bar\nallow: /x/\ndisallow: /\n', 'Foo', '/x/y', true, 'two words: /x/ allowed either way'],
-  ['user-agent: *\ndisallow: /\nuser-agent: Foo Bar\nallow: /x/\ndisallow: /\n', 'Foo', '/x/y', { rfc: false, google: true }, 'spec-test user-agent-name/0/0'],
-  ['user-agent: AB42bot\ndisallow: /\n', 'AB', '/', { rfc: true, google: false }, 'digits end the Google token'],
-  ['user-agent: AB42bot\ndisallow: /\n', 'AB42bot', '/', { rfc: false, google: true }, 'a crawler token with digits'],
+  ['user-agent: *\ndisallow: /\nuser-agent: Foo Bar\nallow: /x/\ndisallow: /\n', 'Foo', '/x/y', true, 'spec-test user-agent-name/0/0'],
+  ['user-agent: AB42bot\ndisallow: /\n', 'AB', '/', false, 'digits end the token'],
+  ['user-agent: FooBot\ndisallow: /\n', 'Foo', '/', true, 'a product token is still matched whole'],
   // RFC 9309 §2.2.1: only the value "*" is global; Google-compat: "*" followed by whitespace too.
   ['user-agent: * foo\ndisallow: /\n', 'BarBot', '/', { rfc: true, google: false }, '"* foo" is not the global token'],
   ['user-agent: *\tfoo\ndisallow: /\n', 'BarBot', '/', { rfc: true, google: false }, '"*<TAB>foo" is not the global token'],
@@ -85,13 +85,13 @@ const tokenRows: Row[] = [
 describeRows('RFC 9309 §2.2.1: case-insensitive product-token matching', matchingRows);
 describeRows('RFC 9309 §2.2.1: matching groups MUST be combined', mergeRows);
 describeRows('RFC 9309 §2.2.1: the * group when no group matches', fallbackRows);
-describeRows('RFC 9309 §2.2.1: the user-agent value is the whole product token (Google: cut)', tokenRows);
+describeRows('RFC 9309 §2.2.1, §2.3.1.5: the product token of a user-agent value', tokenRows);
 
 describe('RFC 9309 §2.2.1: groups as parsed', () => {
-  it('rfc: agents are the lowercased whole values, "*" sets global', () => {
+  it('rfc: agents are the lowercased tokens (leading run of a value that is none), "*" sets global', () => {
     const robots = parseCached('User-agent: FooBot\nUser-agent: *\nUser-agent: Foo Bar\nDisallow: /\n', 'rfc');
     expect(robots.groups).toHaveLength(1);
-    expect(robots.groups[0]!.agents).toEqual(['foobot', 'foo bar']);
+    expect(robots.groups[0]!.agents).toEqual(['foobot', 'foo']);
     expect(robots.groups[0]!.global).toBe(true);
     expect(robots.groups[0]!.line).toBe(1);
   });

@@ -18,9 +18,9 @@ describe('RFC 9309 §2.3.1.3: Robots.allowAll() — "unavailable" (4xx)', () => 
       expect(robots.profile).toBe(profile);
       expect(robots.groups).toEqual([]);
       expect(robots.truncated).toBe(false);
-      for (const agent of ['FooBot', '*', '']) {
+      for (const agent of ['FooBot', '*']) {
         for (const url of URLS) {
-          expect(robots.explain(url, agent), `${agent} ${url}`).toEqual({ allowed: true, line: 0, rule: null });
+          expect(robots.explain(url, agent), `${agent} ${url}`).toEqual({ allowed: true, line: 0, rule: null, agentLines: [] });
         }
         expect([...robots.forAgent(agent).matchBatch(URLS)]).toEqual(URLS.map(() => 1));
       }

@@ -135,8 +135,15 @@ function groupsRfc(records: readonly RefRecord[]): RfcGroup[] {
         groups.push(open);
         hadRule = false;
       }
-      if (record.value.length === 1 && record.value[0] === 0x2a) open.global = true;
-      else open.tokens.push(asciiLowerString(decoder.decode(record.value)));
+      if (record.value.length === 1 && record.value[0] === 0x2a) {
+        open.global = true;
+      } else {
+        // RFC 9309 §2.3.1.5 "use the parseable rules": a value that is not a product token
+        // names its leading [A-Za-z_-] run (`FooBot/1.0` → foobot), as Google reads it.
+        let end = 0;
+        while (end < record.value.length && isTokenByte(record.value[end]!)) end++;
+        open.tokens.push(asciiLowerString(decoder.decode(record.value.subarray(0, end))));
+      }
     } else if ((record.key === 'allow' || record.key === 'disallow') && open !== null) {
       open.rules.push(record);
       hadRule = true;
