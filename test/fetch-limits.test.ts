@@ -127,7 +127,7 @@ async function startOrigins(n: number, handler: Handler): Promise<Loopback[]> {
   return servers;
 }
 
-/** Origins pooled by an undici Agent: the size of its per-origin client map (undici keeps no public count). */
+/** Origins pooled by Node's global fetch Agent (undici): the size of its per-origin client map (there is no public count). */
 function pooledOriginsOf(dispatcher: object | undefined): number {
   if (dispatcher === undefined) return 0;
   const key = Object.getOwnPropertySymbols(dispatcher).find((s) => s.description === 'clients');
@@ -154,8 +154,8 @@ describe('connection pools are bounded however many origins are fetched', () => 
     await Promise.all(servers.map((s) => s.close()));
   });
 
-  it(`createNodeFetch: ${ORIGINS} origins through a RobotsCache pool at most maxOrigins at once`, async () => {
-    const http = createNodeFetch({ maxOrigins: 16 });
+  it(`createNodeFetch: ${ORIGINS} origins through a RobotsCache hold sockets only while their requests run`, async () => {
+    const http = createNodeFetch();
     try {
       const cache = new RobotsCache({ userAgent: UA, fetch: http.fetch, concurrency: 8, maxEntries: 32 });
       let most = 0;
@@ -165,15 +165,14 @@ describe('connection pools are bounded however many origins are fetched', () => 
           most = Math.max(most, http.pooledOrigins);
         }),
       );
-      await http.settled();
-      expect(http.pooledOrigins).toBeLessThanOrEqual(16);
-      expect(http.agents).toBe(1);
-      // Every Agent alive at any time held at most 16 origins; while one is retiring a new one fills.
-      expect(most).toBeLessThan(ORIGINS / 2);
+      // 8 requests at a time; a finished one's socket closes within a tick or two. The
+      // global fetch ends this run holding all 300.
+      expect(most).toBeLessThan(ORIGINS / 4);
+      for (let i = 0; i < 1000 && http.pooledOrigins > 0; i++) await new Promise<void>((resolve) => setTimeout(resolve, 10));
+      expect(http.pooledOrigins).toBe(0);
     } finally {
-      await http.close();
+      http.close();
     }
-    expect(http.pooledOrigins).toBe(0);
     await expect(http.fetch(`${servers[0]!.origin}/robots.txt`, {})).rejects.toThrow('closed');
   });
 
@@ -188,10 +187,8 @@ describe('connection pools are bounded however many origins are fetched', () => 
     expect(pooledOriginsOf(globalDispatcher()) - before).toBe(0);
   });
 
-  it('createNodeFetch rejects options out of range with what it got', () => {
-    expect(() => createNodeFetch({ maxOrigins: 0 })).toThrow('options.maxOrigins must be an integer >= 1, got 0');
-    expect(() => createNodeFetch({ keepAliveTimeoutMs: -1 })).toThrow('options.keepAliveTimeoutMs must be a number of ms');
-    expect(() => createNodeFetch({ connectTimeoutMs: Number.NaN })).toThrow('options.connectTimeoutMs must be a number of ms');
+  it('createNodeFetch rejects an option out of range with what it got', () => {
+    expect(() => createNodeFetch({ socketTimeoutMs: 0 })).toThrow('options.socketTimeoutMs must be a number of ms in (0, 2147483647], got 0');
   });
 });
 
@@ -236,8 +233,8 @@ describe('the CLI exits promptly after its last row', () => {
     });
   }
 
-  // undici gives a connect 10 s by default; before the fetch client was closed after the
-  // last row, that unfinished handshake kept the process alive ~10 s. The bound is generous.
+  // Node's global fetch (undici) gives a connect 10 s; its unfinished handshake kept the
+  // process alive ~10 s after the row. The bound is generous both ways.
   it('classify --fetch against a TLS handshake that never completes: the row, then exit well before the connect timeout', async () => {
     const url = `https://127.0.0.1:${tarpit.port}/a`;
     const r = await run(['classify', '--fetch', '--agent', 'LimitBot', '--timeout-ms', '300'], `${url}\n`);

@@ -1,6 +1,7 @@
 // What the CLI fetches over HTTP: its User-Agent, `check --robots URL`, and the one-line status notes.
 import { readFileSync } from 'node:fs';
 import { DEFAULT_TIMEOUT_MS, fetchRobots, type FetchLike, type RobotsFetchResult } from '../fetch/index.js';
+import { createNodeFetch, DEFAULT_SOCKET_TIMEOUT_MS } from '../fetch/node-fetch.js';
 import type { Profile } from '../parse.js';
 import { CliError } from './errors.js';
 
@@ -71,22 +72,19 @@ export function describeFetch(result: RobotsFetchResult): string | null {
 }
 
 /**
- * Runs `task` with the CLI's HTTP client: `fetch` when given (tests), else an undici-based
- * one whose per-origin pools are recycled (createNodeFetch), destroyed when `task` settles
- * so that no keep-alive socket or unfinished TLS handshake keeps the process alive after
- * the last row. Connects get the same deadline as a whole fetch (`timeoutMs`), so a host
- * that never completes its handshake holds no socket beyond it.
+ * Runs `task` with the CLI's HTTP client: `fetch` when given (tests), else a node:http(s)
+ * one that holds no connection after its request (createNodeFetch), destroyed when `task`
+ * settles so that no socket or unfinished TLS handshake keeps the process alive after the
+ * last row. A socket silent for `timeoutMs` (at most 10 s) is destroyed.
  * @example const rows = await withCliFetch(undefined, 5000, (fetch) => fetchRobots(site, { userAgent, fetch }));
  */
 export async function withCliFetch<T>(fetch: FetchLike | undefined, timeoutMs: number | undefined, task: (fetch: FetchLike) => Promise<T>): Promise<T> {
   if (fetch !== undefined) return task(fetch);
-  // Loaded only when fetching: undici takes a noticeable share of a short run's start-up.
-  const { createNodeFetch } = await import('../fetch/node-fetch.js');
-  const http = createNodeFetch({ connectTimeoutMs: Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, 10_000) });
+  const http = createNodeFetch({ socketTimeoutMs: Math.min(timeoutMs ?? DEFAULT_TIMEOUT_MS, DEFAULT_SOCKET_TIMEOUT_MS) });
   try {
     return await task(http.fetch);
   } finally {
-    await http.close();
+    http.close();
   }
 }
 

@@ -53,8 +53,8 @@ export interface FetchRobotsOptions {
   /**
    * The fetch implementation. Default: the global `fetch`. On Node its connection pools
    * are the process-wide ones, kept per origin for the process's life; a crawler meeting
-   * many origins should pass a fetch whose pools it controls (the CLI uses an undici Agent
-   * recycled every 256 origins and closed at the end).
+   * many origins should pass a fetch whose connections it controls (the CLI uses node:http
+   * Agents without keep-alive, destroyed after the last row).
    */
   fetch?: FetchLike;
   /** Parsing profile handed to `Robots.parse`. Default `'rfc'`. */

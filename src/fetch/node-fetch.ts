@@ -1,166 +1,139 @@
-// Node-only HTTP client for robots.txt: undici's fetch over agents whose per-origin pools are bounded, recycled and closable.
+// Node-only HTTP client for robots.txt: a small fetch over node:http(s) Agents this package owns, holding no connection after a request.
 //
 // Node's global fetch shares one undici Agent for the whole process, and that Agent keeps
-// a connection pool object per origin for ever (undici 6: "dispatchers are never removed
-// from the map"), ~24 KB each: a crawler that meets a million origins would hold ~24 GB.
-// Here each Agent serves at most `maxOrigins` origins, then is retired: it finishes its
-// requests, closes its sockets and is dropped with its pools. `close()` ends every socket
-// and connect attempt at once, so a CLI can exit as soon as its last row is written.
-// This module imports undici, so it is not exported from `robotstxt-wasm/fetch` (which
+// a connection pool object per origin for ever (~26 KB each): a crawler meeting a million
+// origins would hold ~26 GB, and an aborted TLS connect keeps the process alive until
+// undici's 10 s connect timeout. node:http's Agent instead drops an origin's entry as soon
+// as its last socket closes; without keep-alive that is when its request ends, so the
+// origins held are those with a request in flight. A robots.txt is fetched once per origin
+// and then cached for hours, so keep-alive would buy nothing here.
+// This module imports node:http, so it is not exported from `robotstxt-wasm/fetch` (which
 // must load in browsers and Workers, where the global fetch is used).
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FetchLike } from './fetch-robots.js';
 import { describe } from './http.js';
 
 /**
- * Origins one Agent pools before it is retired, by default.
- * @example DEFAULT_MAX_ORIGINS // 256: at most ~2 × 256 pools alive at once, a few MB
+ * Socket inactivity limit (connect, TLS handshake, silence mid-response), by default, in ms.
+ * @example DEFAULT_SOCKET_TIMEOUT_MS // 10_000
  */
-export const DEFAULT_MAX_ORIGINS = 256;
-/**
- * How long an idle keep-alive socket is kept, by default, in ms; a server's `Keep-Alive`
- * hint cannot raise it (a robots.txt is fetched once per origin, then cached for hours).
- * @example DEFAULT_KEEP_ALIVE_MS // 2_000
- */
-export const DEFAULT_KEEP_ALIVE_MS = 2_000;
+export const DEFAULT_SOCKET_TIMEOUT_MS = 10_000;
 
 /** Options of {@link createNodeFetch}. */
 export interface NodeFetchOptions {
-  /** Distinct origins an Agent serves before a fresh one takes over. Default 256. */
-  maxOrigins?: number;
-  /** Idle keep-alive per socket, in ms (server hints are capped to it). Default 2 000. */
-  keepAliveTimeoutMs?: number;
-  /** TCP + TLS connect deadline, in ms. Default 10 000 (undici's). */
-  connectTimeoutMs?: number;
+  /** A socket silent this long (connecting, handshaking or mid-response) is destroyed, in ms. Default 10 000. */
+  socketTimeoutMs?: number;
 }
 
-/** A `fetch` with its own connection pools, and the means to free them. */
+/** A `fetch` with its own connections, and the means to end them. */
 export interface NodeFetch {
   /** Pass as `options.fetch` to fetchRobots / RobotsCache. */
   readonly fetch: FetchLike;
-  /** Origins whose pools are held now, by the current Agent and those still finishing. */
+  /** Origins (`host:port` per scheme) holding a socket now: those with a request in flight or closing. */
   readonly pooledOrigins: number;
-  /** Agents alive: the current one and those retired but still finishing requests. */
-  readonly agents: number;
-  /**
-   * Resolves once every retired Agent that is closing has finished its requests and closed
-   * its sockets (one whose fetch() calls have not dispatched yet starts closing after them).
-   */
-  settled(): Promise<void>;
-  /** Destroys every Agent: open sockets, pending connects and requests end now. Later fetches reject. */
-  close(): Promise<void>;
-}
-
-interface Generation {
-  readonly agent: Agent;
-  readonly origins: Set<string>;
-  /** fetch() calls not yet settled: their requests may not be dispatched yet. */
-  starting: number;
-  retired: boolean;
+  /** Destroys every socket, connecting ones included. Later fetches reject. */
+  close(): void;
 }
 
 /**
- * Creates a Node fetch whose connection pools are bounded: every `maxOrigins` new origins
- * the Agent in use is retired (`Agent#close`: its requests finish, then its sockets close
- * and its pools are dropped) and a fresh one serves the next origins.
+ * Creates a fetch for Node over node:http / node:https with `keepAlive: false`: every
+ * connection ends with its response, so nothing per origin outlives a request and nothing
+ * keeps the process alive once the work is done. It does what fetchRobots needs of a
+ * fetch: GET with headers, `redirect: 'manual'` (redirects are never followed), `signal`,
+ * and `Content-Encoding` gzip / deflate / br decoded as the body is read.
  *
  * @throws {RangeError} for an option out of range.
  * @example
  * const http = createNodeFetch();
  * const cache = new RobotsCache({ userAgent: 'ExampleBot/1.0', fetch: http.fetch });
- * try { await cache.isAllowed('https://example.com/x'); } finally { await http.close(); }
+ * try { await cache.isAllowed('https://example.com/x'); } finally { http.close(); }
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
-  const maxOrigins = checkCount(options.maxOrigins ?? DEFAULT_MAX_ORIGINS, 'options.maxOrigins');
-  const keepAliveMs = checkMs(options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_MS, 'options.keepAliveTimeoutMs');
-  const connectMs = checkMs(options.connectTimeoutMs ?? 10_000, 'options.connectTimeoutMs');
-  const makeAgent = (): Generation => ({
-    agent: new Agent({ keepAliveTimeout: keepAliveMs, keepAliveMaxTimeout: keepAliveMs, connect: { timeout: connectMs } }),
-    origins: new Set(),
-    starting: 0,
-    retired: false,
-  });
-  let current = makeAgent();
-  const retiring = new Set<Generation>();
-  const closing = new Set<Promise<void>>();
+  const socketTimeoutMs = checkMs(options.socketTimeoutMs ?? DEFAULT_SOCKET_TIMEOUT_MS, 'options.socketTimeoutMs');
+  const agents = { 'http:': new HttpAgent({ keepAlive: false }), 'https:': new HttpsAgent({ keepAlive: false }) };
   let closed = false;
 
-  // close() waits for the requests an Agent runs, so no answer is cut short (the callers'
-  // deadlines, e.g. fetchRobots' signal, bound how long that takes). It is called only once
-  // every fetch() handed to the Agent has settled, i.e. dispatched its request: a request
-  // dispatched to a closed Agent would fail.
-  const closeWhenStarted = (g: Generation): void => {
-    if (!g.retired || g.starting > 0 || closed) return;
-    const done: Promise<void> = g.agent
-      .close()
-      .catch(() => undefined)
-      .finally(() => {
-        retiring.delete(g);
-        closing.delete(done);
-      });
-    closing.add(done);
-  };
-
-  const generationFor = (origin: string): Generation => {
-    if (!current.origins.has(origin)) {
-      if (current.origins.size >= maxOrigins) {
-        const old = current;
-        old.retired = true;
-        retiring.add(old);
-        current = makeAgent();
-        closeWhenStarted(old);
+  const fetch: FetchLike = (url, init) =>
+    new Promise<Response>((resolve, reject) => {
+      if (closed) throw new TypeError('this Node fetch was closed (createNodeFetch().close())');
+      init.signal?.throwIfAborted();
+      const target = new URL(url);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        throw new TypeError(`url must use http: or https:, got ${JSON.stringify(target.protocol)}`);
       }
-      current.origins.add(origin);
-    }
-    return current;
-  };
-
-  const fetch: FetchLike = async (url, init) => {
-    if (closed) throw new TypeError('this Node fetch was closed (createNodeFetch().close())');
-    const g = generationFor(new URL(url).origin);
-    g.starting++;
-    try {
-      // undici's Request/Response are the WHATWG ones Node's global fetch also returns;
-      // only their TypeScript declarations differ.
-      const response = await undiciFetch(url, { ...(init as object), dispatcher: g.agent } as Parameters<typeof undiciFetch>[1]);
-      return response as unknown as Response;
-    } finally {
-      g.starting--;
-      closeWhenStarted(g);
-    }
-  };
+      const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br' };
+      new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+      const request = send(target, {
+        method: init.method ?? 'GET',
+        headers,
+        agent: agents[target.protocol],
+        timeout: socketTimeoutMs,
+        ...(init.signal ? { signal: init.signal } : {}),
+      });
+      request.on('timeout', () => request.destroy(new Error(`socket silent for ${socketTimeoutMs} ms`)));
+      request.on('error', reject);
+      request.on('response', (response) => {
+        try {
+          resolve(toResponse(response));
+        } catch (error) {
+          response.destroy();
+          reject(error);
+        }
+      });
+      request.end();
+    });
 
   return {
     fetch,
     get pooledOrigins() {
-      let n = current.origins.size;
-      for (const g of retiring) n += g.origins.size;
-      return n;
+      const names = new Set<string>();
+      for (const [scheme, agent] of Object.entries(agents)) {
+        for (const map of [agent.sockets, agent.freeSockets, agent.requests]) {
+          for (const [name, list] of Object.entries(map)) if (list !== undefined && list.length > 0) names.add(`${scheme}${name}`);
+        }
+      }
+      return names.size;
     },
-    get agents() {
-      return 1 + retiring.size;
-    },
-    async settled() {
-      // A retired Agent whose fetch() calls are still starting begins closing after them.
-      while (closing.size > 0) await Promise.all([...closing]);
-    },
-    async close() {
+    close() {
       closed = true;
-      const all = [current, ...retiring];
-      retiring.clear();
-      current.origins.clear();
-      // destroy, not close: a connect that never completes (a TLS handshake left
-      // unanswered) would otherwise keep the process alive until its connect timeout.
-      await Promise.all(all.map((g) => g.agent.destroy().catch(() => undefined)));
+      // Ends connecting sockets too: an unanswered TLS handshake must not keep the process alive.
+      agents['http:'].destroy();
+      agents['https:'].destroy();
     },
   };
 }
 
-function checkCount(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be an integer >= 1, got ${describe(value)}`);
+/** A WHATWG Response over `message`, its body decoded per Content-Encoding (RFC 9110 §8.4). */
+function toResponse(message: IncomingMessage): Response {
+  const status = message.statusCode ?? 0;
+  const headers = new Headers();
+  const raw = message.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  // Response allows no body with these statuses (Fetch standard: null body status).
+  if (status === 204 || status === 205 || status === 304) {
+    message.resume();
+    return new Response(null, { status, headers });
   }
-  return value;
+  let body: Readable = message;
+  const coding = (headers.get('content-encoding') ?? '').trim().toLowerCase();
+  const decoder = coding === 'gzip' || coding === 'x-gzip' ? createGunzip() : coding === 'deflate' ? createInflate() : coding === 'br' ? createBrotliDecompress() : undefined;
+  if (decoder !== undefined) {
+    // A decoding error or a reset mid-body errors the stream, which the reader reports.
+    message.on('error', (error) => decoder.destroy(error));
+    body = message.pipe(decoder);
+  }
+  // Response refuses statuses outside 200-599; fetchRobots reads only status, headers and
+  // body, so those get an object with the same three members (its status is then mapped to
+  // `unexpected-status`, RFC 9309 §2.3.1.4).
+  const stream = Readable.toWeb(body) as unknown as ReadableStream<Uint8Array>;
+  if (status < 200 || status > 599) {
+    return { status, headers, body: stream, bodyUsed: false } as unknown as Response;
+  }
+  return new Response(stream, { status, headers });
 }
 
 function checkMs(value: unknown, name: string): number {
