@@ -9,7 +9,7 @@ import {
 } from '../wasm/index.js';
 import { withUrlInput, type UrlPaths } from './check.js';
 import { DEFAULT_CACHE_HOSTS } from './classify.js';
-import type { CliFetchOptions } from './fetch.js';
+import { withCliFetch, type CliFetchOptions } from './fetch.js';
 import { MAX_HOST_BYTES, rowOptions, sameHost, standInOptions, tableCode, type ChunkProcessor, type ChunkResult, type RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
 import { runChunks, type ProgressSink } from './run.js';
@@ -447,6 +447,11 @@ export interface FetchClassifyTotals extends RunTotals {
  * @example await runFetchClassify({ agent: 'ExampleBot', profile: 'rfc', userAgent: 'ExampleBot/1.0', urlsPath: 'urls.txt' }, process.stdin, process.stdout)
  */
 export async function runFetchClassify(options: FetchClassifyOptions, stdin: Readable, stdout: Writable): Promise<FetchClassifyTotals> {
+  // The HTTP client is closed after the last row (see withCliFetch).
+  return withCliFetch(options.fetch, options.timeoutMs, (fetch) => runWithFetch({ ...options, fetch }, stdin, stdout));
+}
+
+async function runWithFetch(options: FetchClassifyOptions, stdin: Readable, stdout: Writable): Promise<FetchClassifyTotals> {
   const cacheHosts = options.cacheHosts ?? DEFAULT_CACHE_HOSTS;
   const source = new FetchedRobots({
     userAgent: options.userAgent,

@@ -10,7 +10,7 @@ import { DEFAULT_CACHE_HOSTS } from './classify.js';
 import { checkAgent } from './agent.js';
 import { stringOption, type Command } from './command.js';
 import { CliError, fileErrorText } from './errors.js';
-import type { CliFetchOptions } from './fetch.js';
+import { withCliFetch, type CliFetchOptions } from './fetch.js';
 import { FETCH_OPTIONS, checkUrlInputs, fetchSettings, milliseconds, oneOf, positiveInteger } from './options.js';
 import { productTokenOf } from '../fetch/index.js';
 import {
@@ -218,6 +218,11 @@ class FetchOutProcessor implements ChunkProcessor {
  * @example await runFetchOut({ out: 'robots', urlsPath: 'urls.txt', agent: 'ExampleBot', profile: 'rfc', userAgent: 'ExampleBot/1.0' }, process.stdin)
  */
 export async function runFetchOut(options: FetchOutOptions, stdin: Readable): Promise<FetchOutTotals> {
+  // The HTTP client is closed after the last origin (see withCliFetch).
+  return withCliFetch(options.fetch, options.timeoutMs, (fetch) => runWithFetch({ ...options, fetch }, stdin));
+}
+
+async function runWithFetch(options: FetchOutOptions & { readonly fetch: FetchLike }, stdin: Readable): Promise<FetchOutTotals> {
   try {
     mkdirSync(options.out, { recursive: true });
     if (!statSync(options.out).isDirectory()) throw new CliError(`--out ${options.out} is not a directory`);
@@ -226,7 +231,7 @@ export async function runFetchOut(options: FetchOutOptions, stdin: Readable): Pr
     throw new CliError(`cannot create --out ${options.out}: ${fileErrorText(error)}`);
   }
   const outcomesPath = join(options.out, OUTCOMES_FILE);
-  const recorder = new BodyRecorder(options.fetch ?? ((url, init) => fetch(url, init)), DEFAULT_MAX_BYTES + 1);
+  const recorder = new BodyRecorder(options.fetch, DEFAULT_MAX_BYTES + 1);
   const robots = new FetchedRobots({
     userAgent: options.userAgent,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

@@ -14,15 +14,39 @@ export interface LimitedBody {
  * ever held, and only until its head has been copied.
  *
  * Rejects with the stream's error (connection reset, abort) so that the caller can treat
- * a body cut short by the network as unreachable rather than parse half a file.
+ * a body cut short by the network as unreachable rather than parse half a file. When
+ * `signal` aborts, the reader is cancelled and the promise rejects with `signal.reason`,
+ * even if the stream's source never ends on its own.
  *
  * @example
  * const { bytes, truncated } = await readLimited(new Response('abc').body, 2);
  * // bytes → Uint8Array [0x61, 0x62], truncated → true
  */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<LimitedBody> {
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<LimitedBody> {
+  signal?.throwIfAborted();
   if (body === null) return { bytes: new Uint8Array(0), truncated: false };
   const reader = body.getReader();
+  // A fetch implementation may ignore its request's signal and keep the stream open (or
+  // dripping) for ever: cancelling the reader on abort ends a pending read() whatever the
+  // implementation does, and the abort's reason is what the caller then gets.
+  const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await readChunks(reader, maxBytes, signal);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function readChunks(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<LimitedBody> {
   const chunks: Uint8Array[] = [];
   let length = 0;
   let truncated = false;
@@ -42,6 +66,8 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, maxBy
     chunks.push(value);
     length += value.byteLength;
   }
+  // A read ended by the abort looks like the end of the body: it is not one.
+  signal?.throwIfAborted();
   if (truncated) {
     // Cancelling tells the transport to stop (undici closes the socket). The verdict is
     // already decided by the bytes we kept, so a failure to cancel cannot change it.

@@ -37,7 +37,12 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 export interface FetchRobotsOptions {
   /** The whole `User-Agent` header, e.g. `ExampleBot/1.0 (+https://example.com/bot)`. Required. */
   userAgent: string;
-  /** Deadline for the whole exchange, redirects and body included, in ms. Default 30 000. */
+  /**
+   * Deadline for the whole exchange, redirects and body included, in ms. Default 30 000.
+   * It holds whatever `fetch` does with the request's signal: at the deadline the result is
+   * `unreachable` / `timeout` and the body's reader is cancelled, even if the implementation
+   * ignores the abort and its own promise never settles.
+   */
   timeoutMs?: number;
   /** Deadline for each response's headers (connect + request + first byte), in ms. Default 10 000. */
   headersTimeoutMs?: number;
@@ -45,7 +50,12 @@ export interface FetchRobotsOptions {
   maxBytes?: number;
   /** Redirects to follow, at least 5 (RFC 9309 §2.3.1.2), at most 20. Default 5. */
   maxRedirects?: number;
-  /** The fetch implementation. Default: the global `fetch`. */
+  /**
+   * The fetch implementation. Default: the global `fetch`. On Node its connection pools
+   * are the process-wide ones, kept per origin for the process's life; a crawler meeting
+   * many origins should pass a fetch whose connections it controls (the CLI uses node:http
+   * Agents without keep-alive, destroyed after the last row).
+   */
   fetch?: FetchLike;
   /** Parsing profile handed to `Robots.parse`. Default `'rfc'`. */
   profile?: Profile;
@@ -297,10 +307,14 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
   const onCallerAbort = (): void => controller.abort(o.signal?.reason);
   o.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const headers = { 'user-agent': o.userAgent, accept: 'text/plain, */*;q=0.5' };
+  // After an abort the exchange below may still be running (a fetch implementation that
+  // ignores its signal); it stops at its next step instead of starting timers or requests.
+  const live = (): void => controller.signal.throwIfAborted();
 
-  try {
+  const exchange = async (): Promise<RobotsFetchResult> => {
     const seen = new Set<string>([url]);
     for (;;) {
+      live();
       headersTimer = setTimeout(() => {
         timedOut = 'headers';
         controller.abort(new Error(`robots.txt response headers exceeded headersTimeoutMs (${o.headersTimeoutMs} ms)`));
@@ -322,6 +336,10 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
       } finally {
         clearTimeout(headersTimer);
       }
+      if (controller.signal.aborted) {
+        void discardBody(response);
+        live();
+      }
       const status = response.status;
       const hints = cacheHintsOf(response.headers, fetchedAt);
 
@@ -330,7 +348,7 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
         // checked: servers often mislabel robots.txt, and the parser accepts any bytes.
         // One byte past the limit is kept so that Robots.parse sees the cut and drops the
         // line it went through (a cut `Allow: /a/b` must not become `Allow: /a`).
-        const body = await readLimited(response.body, o.maxBytes + 1);
+        const body = await readLimited(response.body, o.maxBytes + 1, controller.signal);
         const robots = Robots.parse(body.bytes, { profile: o.profile, maxBytes: o.maxBytes });
         return {
           ...base,
@@ -347,6 +365,7 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
         };
       }
       await discardBody(response);
+      live();
 
       if (status === 304 && sentConditional && stored !== undefined) {
         if (selectsStored(response.headers, validators)) {
@@ -421,6 +440,22 @@ export async function fetchRobotsFile(fileUrl: string | URL, options: FetchRobot
       // out of range: nothing was downloaded, so the file is undefined (RFC 9309 §2.3.1.4).
       return verdict('unreachable', 'unexpected-status', { httpStatus: status });
     }
+  };
+
+  // The deadlines hold whatever `o.fetch` does with its signal: the exchange is raced with
+  // the controller's abort, so a fetch that never settles (or a body that drips for ever)
+  // still ends in `timeout` at `timeoutMs` / `headersTimeoutMs`, and a limiter slot held
+  // for this call is released then. The losing promise is left to settle on its own; it is
+  // marked handled so that its late rejection is not an unhandled rejection.
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (controller.signal.aborted) reject(controller.signal.reason);
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    const running = exchange();
+    running.catch(() => undefined);
+    return await Promise.race([running, aborted]);
   } catch (error) {
     if (o.signal?.aborted === true) throw o.signal.reason;
     const message = timedOut !== undefined ? errorMessage(controller.signal.reason) : errorMessage(error);
