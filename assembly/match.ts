@@ -172,7 +172,8 @@ function findSegment(table: usize, seg: usize, path: usize, from: u32, len: u32)
   const first = i8x16.splat(load<u8>(bytes));
   const last = i8x16.splat(load<u8>(bytes + m - 1));
   const lastStart = len - m; // the last start at which the segment still fits
-  let budget: i32 = <i32>((len - from) << 1) + 64;
+  // i64: twice a prepared path past 1 GiB (a URL near the host's 512 MiB ceiling) overflows 32 bits.
+  let budget: i64 = (<i64>(len - from) << 1) + 64;
   // Invariant: no occurrence starts in [from, i). At most ⌈(lastStart − from + 1) / 16⌉ steps.
   for (let i = from; i <= lastStart; i += 16) {
     let mask = <u32>i8x16.bitmask(v128.and(
@@ -182,7 +183,7 @@ function findSegment(table: usize, seg: usize, path: usize, from: u32, len: u32)
     while (mask != 0) {
       const at = i + ctz(mask);
       if (m <= 2 || equalBytes(bytes + 1, path + at + 1, m - 2)) return <i32>(at + m);
-      budget -= <i32>m;
+      budget -= <i64>m;
       if (budget < 0) return findSegmentKmp(bytes, table + load<u32>(seg, S_FAIL_OFFSET), m, path, at + 1, len);
       mask &= mask - 1;
     }

@@ -10,6 +10,10 @@ export { robotsParser as default, type Robot, type RobotsParserCompat } from './
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {
+  setEngineLimits, engineLimits, MemoryLimitError, UrlLengthError, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_URL_BYTES,
+  DEFAULT_RETAIN_MEMORY_BYTES, MAX_URL_BYTES_CEILING, type EngineLimits,
+} from './wasm/index.js';
+export {
   AcapPolicy, ACAP_USAGES, ACAP_DIAGNOSTIC_CODES, DEFAULT_ACAP_MAX_EXPANDED_RULES, isAcapUsage, compareScope,
   type AcapCheckOptions, type AcapDiagnostic, type AcapDiagnosticCode, type AcapQualifier,
   type AcapQualifierType, type AcapUsage, type AcapVerdict, type AcapRecord, type AcapRule,

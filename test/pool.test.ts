@@ -353,16 +353,16 @@ describe('MatchPool: errors and lifecycle', () => {
     await agrees(p, matchers.rfc, bytes);
   });
 
-  it('a worker that exits rejects the calls it had, and the next call starts a new one', async () => {
+  it('a worker that exits before answering: its share runs on a new worker, and the call resolves (test/pool-faults.test.ts)', async () => {
     const q = pool({ threads: 2, minParallelBytes: 0 });
     await q.matchLines(matchers.rfc, bytes);
     const first = q.lastSplit[1]!.threadId;
     // Private, to stand in for a crash: the worker is terminated before it can answer.
     const worker = (q as unknown as { workers: { worker: { terminate(): Promise<number> } }[] }).workers[0]!.worker;
     void worker.terminate();
-    await expect(q.matchLines(matchers.rfc, bytes)).rejects.toThrow(/^MatchPool worker \(thread \d+\) exited with code 1 before answering$/);
-    await agrees(q, matchers.rfc, bytes);
+    expect(Buffer.from(await q.matchLines(matchers.rfc, bytes)).equals(Buffer.from(matchers.rfc.matchLines(bytes)))).toBe(true);
     expect(q.lastSplit[1]!.threadId).not.toBe(first);
+    await agrees(q, matchers.rfc, bytes);
   });
 
   it('rejects use after close; close twice is fine; a call in flight at close rejects', async () => {

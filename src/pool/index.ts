@@ -86,6 +86,12 @@ interface Waiter {
   readonly sentTable: boolean;
   readonly resolve: (part: Part) => void;
   readonly reject: (error: Error) => void;
+  /** What a fresh worker needs to answer it again when this one dies first (see lose). */
+  readonly request: PoolRequest | PoolStringsRequest;
+  readonly input: SharedArrayBuffer;
+  readonly matcher: AgentMatcher;
+  /** Whether this is already the second worker asked: a request is retried once. */
+  readonly retried: boolean;
 }
 
 /**
@@ -98,6 +104,8 @@ interface PoolWorker {
   readonly tables: Set<number>;
   readonly waiting: Map<number, Waiter>;
   readonly arenas: WorkerArenas;
+  /** Set once its error or exit was seen (or the pool closed it). */
+  lost: boolean;
 }
 
 /** One worker's part of a call: the worker, the arenas its pieces were copied into, its pieces' results. */
@@ -315,7 +323,7 @@ export class MatchPool {
     const started = this.workers.splice(0).filter((w) => w !== undefined);
     // Rejected now, not when the exit is seen: a reply already on its way is ignored.
     const error = new Error('MatchPool was closed while this call was in flight');
-    for (const w of started) this.lose(w, error);
+    for (const w of started) this.lose(w, error, false);
     await Promise.all(started.map((w) => w.worker.terminate()));
   }
 
@@ -526,7 +534,7 @@ export class MatchPool {
     if (bytes.buffer instanceof SharedArrayBuffer) {
       const input = bytes.buffer;
       const offset = bytes.byteOffset + start;
-      return this.dispatch(w, matcher, length, (seq, tableId, table) => ({
+      return this.dispatch(w, matcher, length, input, (seq, tableId, table) => ({
         kind: 'match', seq, tableId, arena: 0, input, offset, length, withLines, ...(table && { table }),
       }));
     }
@@ -534,7 +542,7 @@ export class MatchPool {
     // At the piece's own alignment modulo 8, where V8 copies at memcpy speed.
     const { arena, offset } = w.arenas.place(held, length, piece.byteOffset & 7, hint);
     arena.bytes.set(piece, offset);
-    return this.dispatch(w, matcher, length, (seq, tableId, table) => ({
+    return this.dispatch(w, matcher, length, arena.bytes.buffer as SharedArrayBuffer, (seq, tableId, table) => ({
       kind: 'match', seq, tableId, ...arenaInput(arena), offset, length, withLines, ...(table && { table }),
     }));
   }
@@ -560,7 +568,7 @@ export class MatchPool {
     let encoded = encode(chars);
     if (encoded.byteLength < 0) encoded = encode(3 * chars);
     const { arena, offset, byteLength } = encoded;
-    return this.dispatch(w, matcher, byteLength, (seq, tableId, table) => ({
+    return this.dispatch(w, matcher, byteLength, arena.bytes.buffer as SharedArrayBuffer, (seq, tableId, table) => ({
       kind: 'strings', seq, tableId, ...arenaInput(arena), count, lengthsOffset: offset, bytesOffset: offset + 4 * count, byteLength, withLines,
       ...(table && { table }),
     }));
@@ -576,7 +584,7 @@ export class MatchPool {
    * and resolves with its results; `byteLength` is the input's, for `lastSplit`.
    */
   private dispatch(
-    w: PoolWorker, matcher: AgentMatcher, byteLength: number,
+    w: PoolWorker, matcher: AgentMatcher, byteLength: number, input: SharedArrayBuffer,
     build: (seq: number, tableId: number, table: PoolTable | undefined) => PoolRequest | PoolStringsRequest,
   ): Promise<Part> {
     let tableId = this.tableIds.get(matcher.table);
@@ -592,9 +600,28 @@ export class MatchPool {
     if (w.waiting.size === 0) w.worker.ref();
     const request = build(seq, tableId, table);
     return new Promise<Part>((resolve, reject) => {
-      w.waiting.set(seq, { byteLength, tableId, sentTable: table !== undefined, resolve, reject });
+      w.waiting.set(seq, { byteLength, tableId, sentTable: table !== undefined, resolve, reject, request, input, matcher, retried: false });
       w.worker.postMessage(request);
     });
+  }
+
+  /**
+   * Sends a request a dead worker left unanswered to the fresh worker in `slot`, with
+   * everything it needs (the table, and the input buffer for this request only: the
+   * arena stays the dead worker's call's until the answer), under a new sequence number,
+   * so that a late reply of the dead worker is never taken for it.
+   */
+  private retry(slot: number, waiter: Waiter): void {
+    const w = this.worker(slot);
+    const { matcher } = waiter;
+    w.tables.add(waiter.tableId);
+    const seq = this.nextSeq++;
+    const request = {
+      ...waiter.request, seq, arena: 0, input: waiter.input, table: { userAgent: matcher.userAgent, profile: matcher.profile, bytes: matcher.table },
+    } as PoolRequest | PoolStringsRequest;
+    if (w.waiting.size === 0) w.worker.ref();
+    w.waiting.set(seq, { ...waiter, request, sentTable: true, retried: true });
+    w.worker.postMessage(request);
   }
 
   private start(): PoolWorker {
@@ -602,7 +629,7 @@ export class MatchPool {
     // Idle workers must not keep the process alive; `post` refs a worker while it is busy.
     worker.unref();
     const arenas = new WorkerArenas((arena) => worker.postMessage({ kind: 'drop-arena', arena: arena.id } satisfies PoolDropArena));
-    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map(), arenas };
+    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map(), arenas, lost: false };
     worker.on('message', (reply: PoolReply) => {
       const waiter = w.waiting.get(reply.seq);
       if (waiter === undefined) return;
@@ -620,20 +647,40 @@ export class MatchPool {
       }
     });
     worker.on('error', (error) => {
-      this.lose(w, new Error(`MatchPool worker (thread ${w.threadId}) crashed: ${error.message}`, { cause: error }));
+      this.lose(w, new Error(`MatchPool worker (thread ${w.threadId}) crashed: ${error.message}`, { cause: error }), true);
     });
     worker.on('exit', (code) => {
-      this.lose(w, new Error(`MatchPool worker (thread ${w.threadId}) exited with code ${code} before answering`));
+      this.lose(w, new Error(`MatchPool worker (thread ${w.threadId}) exited with code ${code} before answering`), true);
     });
     return w;
   }
 
-  /** A worker is gone: its pending calls reject, and the next call in its slot starts a new one. */
-  private lose(w: PoolWorker, error: Error): void {
+  /**
+   * A worker is gone: the next call in its slot starts a new one. With `retry`, each
+   * request it left unanswered goes once to that new worker (a worker that died before
+   * or while a call used it, even before its exit event, costs that call nothing);
+   * requests already retried, or every request when the pool is closing, reject.
+   * Requests are pure (bytes and a table in, verdicts out) and each is answered under
+   * one live sequence number only, so no result is lost or counted twice.
+   */
+  private lose(w: PoolWorker, error: Error, retry: boolean): void {
+    if (w.lost) return;
+    w.lost = true;
     const slot = this.workers.indexOf(w);
     if (slot !== -1) this.workers[slot] = undefined;
-    for (const waiter of w.waiting.values()) waiter.reject(error);
+    const left = [...w.waiting.values()];
     w.waiting.clear();
+    for (const waiter of left) {
+      if (!retry || this.closed || waiter.retried || slot === -1) {
+        waiter.reject(waiter.retried ? new Error(`${error.message} (the request's second worker)`, { cause: error.cause }) : error);
+        continue;
+      }
+      try {
+        this.retry(slot, waiter);
+      } catch (startError) {
+        waiter.reject(new Error(`${error.message}; a new worker could not start: ${(startError as Error).message}`, { cause: startError }));
+      }
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import { H_NODE_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
 import { RULE_INDEX_ALIGN, SIMD_SLACK } from '../table/abi.js';
 import { validateRuleTable } from '../table/validate.js';
 import { align16, type WasmMemory } from './memory.js';
+import { MemoryLimitError, type EngineLimits } from './limits.js';
 
 /** Initial bytes of the resident-table arena. */
 const ARENA_BYTES = 1 << 20;
@@ -26,17 +27,17 @@ export interface Slot {
   readonly epoch: number;
 }
 
-/** Sizes of a WasmEngine's resident-table arena (tests shrink them to exercise eviction). */
-export interface EngineOptions {
+/** Sizes of a WasmEngine's resident-table arena (tests shrink them to exercise eviction), and its limits (src/wasm/limits.ts). */
+export interface EngineOptions extends Partial<EngineLimits> {
   /** Initial arena bytes (default 1 MiB). */
   readonly arenaBytes?: number;
   /** The arena doubles when full up to this many bytes (default 64 MiB). */
   readonly arenaMaxBytes?: number;
 }
 
-/** Rounds up to RULE_INDEX_ALIGN (a power of two). */
+/** Rounds up to RULE_INDEX_ALIGN (a power of two ≤ 2^32), exact for any integer up to 2^53 (see align16). */
 function alignIndex(n: number): number {
-  return (n + RULE_INDEX_ALIGN - 1) & -RULE_INDEX_ALIGN;
+  return n + (-n & (RULE_INDEX_ALIGN - 1));
 }
 
 /** The tables resident in Wasm memory, by identity of their Uint8Array. */
@@ -55,10 +56,29 @@ export class TableArena {
   private lastTable: Uint8Array | null = null;
   private lastSlot: Slot | null = null;
 
+  private readonly initialCap: number;
+
   constructor(private readonly memory: WasmMemory, at: number, options: EngineOptions) {
     this.at = at;
-    this.cap = align16(options.arenaBytes ?? ARENA_BYTES);
+    this.cap = this.initialCap = align16(options.arenaBytes ?? ARENA_BYTES);
     this.max = options.arenaMaxBytes ?? ARENA_MAX_BYTES;
+  }
+
+  /**
+   * Empties the arena for a fresh instance (WasmEngine.recycle) at `at`: every slot is
+   * stale, tables are copied in again on their next use. A capacity grown past the
+   * arena's maximum for one huge table goes back to the initial one.
+   */
+  reset(at: number): void {
+    this.epoch++;
+    this.used = 0;
+    this.epochAdmits = 0;
+    this.epochReadmits = 0;
+    this.lastTable = null;
+    this.lastSlot = null;
+    if (this.cap > this.max) this.cap = this.initialCap;
+    this.at = at;
+    this.memory.placeAt(this.end);
   }
 
   /** First byte after the arena: where the io regions start. */
@@ -68,10 +88,11 @@ export class TableArena {
 
   /** Moves the (emptied) arena to `at`, for a HostIndex placed before it. */
   moveTo(at: number): void {
+    // Placed first: when memory cannot hold it, nothing has moved.
+    this.memory.placeAt(at + this.cap, 'the host index');
     this.at = at;
     this.epoch++;
     this.used = 0;
-    this.memory.placeAt(this.end);
   }
 
   /** The arena slot of `table`, copying it in (and indexing it) when it is not resident. */
@@ -122,15 +143,24 @@ export class TableArena {
       // working set that no longer fits); not for a stream of new tables, which would fill
       // any size.
       const reused = 4 * this.epochReadmits >= this.epochAdmits;
+      const cap = align16(Math.max(need, reused ? Math.min(this.max, this.cap * 2) : this.cap));
+      if (cap > this.cap) {
+        // The io regions move first (memory grown, or MemoryLimitError with nothing
+        // changed); a doubling the limit refuses falls back to what the table needs.
+        const least = align16(Math.max(need, this.cap));
+        try {
+          this.memory.placeAt(this.at + cap, 'the table arena');
+          this.cap = cap;
+        } catch (error) {
+          if (!(error instanceof MemoryLimitError) || least >= cap) throw error;
+          this.memory.placeAt(this.at + least, 'the table arena');
+          this.cap = least;
+        }
+      }
       this.epoch++;
       this.epochReadmits = 0;
       this.epochAdmits = 0;
       this.used = 0;
-      const cap = Math.max(need, reused ? Math.min(this.max, this.cap * 2) : this.cap);
-      if (cap > this.cap) {
-        this.cap = align16(cap);
-        this.memory.placeAt(this.end);
-      }
     }
     const tableAt = this.at + this.used;
     const indexAt = alignIndex(tableAt + table.length + SIMD_SLACK);

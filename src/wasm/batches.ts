@@ -1,11 +1,12 @@
 // WasmEngine: the batch drivers, one Wasm call per chunk of URLs, lines or spans.
 import { H_WILDCARD_COUNT } from '../table/format.js';
-import { ROW_HOST, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE } from '../table/abi.js';
+import { ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, SP_HOST_LENGTH, SP_LINE_LENGTH, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE } from '../table/abi.js';
 import { encodeUrls, notAString } from './url-bytes.js';
 import { instantiate } from './instance.js';
-import { align16, COPY_SKEW, SPAN_COUNT, WasmMemory } from './memory.js';
+import { align16, COPY_SKEW, LINE_CHUNK_BYTES, rowsFor, scratchFor, SPAN_COUNT, WasmMemory } from './memory.js';
 import { TableArena, type EngineOptions, type Slot } from './arena.js';
 import { HostIndex } from './host-index.js';
+import { checkLimits, DEFAULT_ENGINE_LIMITS, UrlLengthError, type EngineLimits } from './limits.js';
 
 /** Characters of JS strings copied per matchUrls call. */
 const STRING_CHUNK_CHARS = 1 << 18;
@@ -13,6 +14,10 @@ const STRING_CHUNK_CHARS = 1 << 18;
 const STRING_CHUNK_COUNT = 1 << 14;
 /** u32 words of a span record. */
 const SPAN_WORDS = SPAN_SIZE / 4;
+/** matchAllLines' result buffers are replaced by small ones at the next call once they hold more than this many results. */
+const KEPT_RESULTS = 1 << 20;
+const LF = 0x0a;
+const CR = 0x0d;
 
 const encoder = new TextEncoder();
 
@@ -50,7 +55,18 @@ export interface LineVerdicts {
   readonly lines: Uint32Array | null;
 }
 
-/** Owns one instance of the matcher module and its memory. One per thread. */
+/** Limits of the engines created from now on in this thread, getEngine's included when it is created later. */
+let threadLimits: EngineLimits = DEFAULT_ENGINE_LIMITS;
+
+/**
+ * Owns one instance of the matcher module and its memory. One per thread.
+ *
+ * Every public method leaves the engine usable whatever it throws: sizes are checked
+ * (UrlLengthError, MemoryLimitError) and memory grown before any offset changes. After a
+ * call that left more than `retainMemoryBytes` of Wasm memory, the instance is replaced
+ * by a fresh one (memory never shrinks); tables and the HostIndex are uploaded again on
+ * their next use, so matchers and the caller's host ids keep working.
+ */
 export class WasmEngine {
   private readonly memory: WasmMemory;
   private readonly arena: TableArena;
@@ -63,12 +79,75 @@ export class WasmEngine {
   /** The URLs of the chunk being copied (reused between calls). */
   private readonly batch: string[] = [];
 
+  /** This engine's limits (src/wasm/limits.ts). */
+  limits: EngineLimits;
+  /** Instances this engine has replaced after a call that left memory over retainMemoryBytes. */
+  recycled = 0;
+
+  /**
+   * @param options arena sizes, and limits that override the thread's (setEngineLimits)
+   * @throws RangeError when a limit is not an integer within its range
+   */
   constructor(options: EngineOptions = {}) {
+    this.limits = checkLimits(options, threadLimits);
     const exports = instantiate();
-    this.memory = new WasmMemory(exports);
+    this.memory = new WasmMemory(exports, this.limits.maxMemoryBytes);
     this.arena = new TableArena(this.memory, align16(exports.heapBase()), options);
     this.memory.placeAt(this.arena.end);
     this.hosts = new HostIndex(this.memory, this.arena);
+  }
+
+  /**
+   * Changes this engine's limits (omitted keys keep theirs) and returns them. Memory
+   * already over a lowered maxMemoryBytes is given up at once (a fresh instance).
+   * @throws RangeError when a limit is not an integer within its range (nothing changes)
+   */
+  setLimits(limits: Partial<EngineLimits>): EngineLimits {
+    this.limits = checkLimits(limits, this.limits);
+    this.memory.limit = this.limits.maxMemoryBytes;
+    if (this.memory.size > this.limits.maxMemoryBytes) this.recycle();
+    return this.limits;
+  }
+
+  /** Bytes of Wasm memory this engine holds now. */
+  get memoryBytes(): number {
+    return this.memory.size;
+  }
+
+  /** Ends every public call: an instance whose memory grew past retainMemoryBytes is replaced by a fresh one. */
+  private settle(): void {
+    if (this.memory.size > this.limits.retainMemoryBytes) this.recycle();
+  }
+
+  /** Replaces the instance by a fresh one (memory never shrinks); tables and the HostIndex come back on their next use. */
+  private recycle(): void {
+    const exports = instantiate();
+    this.memory.reset(exports);
+    this.hosts.forget();
+    this.arena.reset(align16(exports.heapBase()));
+    this.recycled++;
+  }
+
+  /** A string URL already longer than the limit in UTF-16 units (each at least one UTF-8 byte). */
+  private checkUnits(url: string, index: number): void {
+    if (url.length > this.limits.maxUrlBytes) throw new UrlLengthError(url.length, this.limits.maxUrlBytes, index, -1, false);
+  }
+
+  /**
+   * Encodes one URL into the input region with scratch for it (and `count` results),
+   * checked against maxUrlBytes; returns its byte length.
+   */
+  private encodeOne(url: string, count: number): number {
+    this.checkUnits(url, -1);
+    const memory = this.memory;
+    let urlBytes = 0;
+    for (;;) {
+      memory.reserve({ input: 3 * url.length, count, url: urlBytes });
+      const written = encoder.encodeInto(url, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap)).written;
+      if (written > this.limits.maxUrlBytes) throw new UrlLengthError(written, this.limits.maxUrlBytes, -1, -1);
+      if (scratchFor(written) <= memory.scratchCap) return written;
+      urlBytes = written; // scratch grows (the regions may move): encode again
+    }
   }
 
   /**
@@ -76,7 +155,11 @@ export class WasmEngine {
    * the table arena (tables are re-admitted on demand).
    */
   resetHostIndex(capacity: number): void {
-    this.hosts.reset(capacity);
+    try {
+      this.hosts.reset(capacity);
+    } finally {
+      this.settle();
+    }
   }
 
   /**
@@ -84,7 +167,11 @@ export class WasmEngine {
    * HostIndex. Returns false when the index is full: the caller resets and refills it.
    */
   insertHost(key: Uint8Array, hash: number, id: number): boolean {
-    return this.hosts.insert(key, hash, id);
+    try {
+      return this.hosts.insert(key, hash, id);
+    } finally {
+      this.settle();
+    }
   }
 
   /**
@@ -92,7 +179,17 @@ export class WasmEngine {
    * chunks that encodeUrls copies into Wasm memory. Returns the UTF-8 bytes they took.
    */
   matchStrings(table: Uint8Array, urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null, from = 0, to = urls.length): number {
+    try {
+      return this.matchStringsIn(table, urls, verdicts, lines, from, to);
+    } finally {
+      this.batch.length = 0; // keep no caller strings alive
+      this.settle();
+    }
+  }
+
+  private matchStringsIn(table: Uint8Array, urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null, from: number, to: number): number {
     const total = to - from;
+    const limit = this.limits.maxUrlBytes;
     let bytes = 0;
     // Each URL is read from `urls` exactly once, into this snapshot: an array whose
     // elements change between reads (getters, a Proxy) cannot make the lengths written
@@ -107,17 +204,39 @@ export class WasmEngine {
         const url = urls[from + i + count];
         if (typeof url !== 'string') throw notAString(from + i + count, url);
         if (chars > 0 && chars + url.length > STRING_CHUNK_CHARS) break;
+        this.checkUnits(url, from + i + count);
         batch[count++] = url;
         chars += url.length;
       }
       batch.length = count;
-      memory.reserve(chars * 3, count);
+      // The table first: admitting it may move (and resize) the io regions.
       const slot = this.arena.slot(table);
-      bytes += encodeUrls(batch, 0, count, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap), memory.u32, memory.lengthsAt >>> 2);
+      // Room for ASCII first (3 bytes per unit only when needed), then scratch for the
+      // longest URL: when scratch must grow, the regions may move and the chunk is encoded again.
+      let room = chars;
+      let urlBytes = 0;
+      let written: number;
+      for (;;) {
+        memory.reserve({ input: room, count, url: urlBytes });
+        written = encodeUrls(batch, 0, count, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap), memory.u32, memory.lengthsAt >>> 2);
+        if (written < 0) {
+          room = 3 * chars;
+          continue;
+        }
+        let longest = 0;
+        for (let k = 0, at = memory.lengthsAt >>> 2; k < count; k++) longest = Math.max(longest, memory.u32[at + k]!);
+        if (longest > limit) {
+          for (let k = 0, at = memory.lengthsAt >>> 2; k < count; k++) {
+            if (memory.u32[at + k]! > limit) throw new UrlLengthError(memory.u32[at + k]!, limit, from + i + k, -1);
+          }
+        }
+        if (scratchFor(longest) <= memory.scratchCap) break;
+        urlBytes = longest;
+      }
+      bytes += written;
       this.judgeUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i);
       i += count;
     }
-    batch.length = 0; // keep no caller strings alive
     return bytes;
   }
 
@@ -127,22 +246,36 @@ export class WasmEngine {
    * URLs their caller encoded into shared memory this way.
    */
   matchEncoded(table: Uint8Array, bytes: Uint8Array, lengths: Uint32Array, verdicts: Uint8Array, lines: Uint32Array | null): void {
+    try {
+      this.matchEncodedIn(table, bytes, lengths, verdicts, lines);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private matchEncodedIn(table: Uint8Array, bytes: Uint8Array, lengths: Uint32Array, verdicts: Uint8Array, lines: Uint32Array | null): void {
     const memory = this.memory;
+    const limit = this.limits.maxUrlBytes;
     const total = lengths.length;
     let i = 0;
     let offset = 0;
     while (i < total) {
       let count = 0;
       let size = 0;
+      let longest = 0;
       while (i + count < total && count < STRING_CHUNK_COUNT) {
         const length = lengths[i + count]!;
+        if (length > limit) throw new UrlLengthError(length, limit, i + count, -1);
         if (count > 0 && size + length > STRING_CHUNK_CHARS) break;
         size += length;
+        longest = Math.max(longest, length);
         count++;
       }
-      // (+ 1: copyIn may shift the lengths by one u32.)
-      memory.reserve(size + COPY_SKEW, count + 1);
+      if (offset + size > bytes.length) throw new RangeError(`robotstxt-wasm: the lengths name ${offset + size} bytes, the input holds ${bytes.length}`);
+      // The table first: admitting it may move (and resize) the io regions.
       const slot = this.arena.slot(table);
+      // (+ 1: copyIn may shift the lengths by one u32.)
+      memory.reserve({ input: size + COPY_SKEW, count: count + 1, url: longest });
       const urlsAt = memory.copyIn(bytes.subarray(offset, offset + size), memory.inputAt);
       const lengthsAt = memory.copyIn(new Uint8Array(lengths.buffer, lengths.byteOffset + 4 * i, 4 * count), memory.lengthsAt);
       this.judgeUrls(slot, urlsAt, lengthsAt, count, verdicts, lines, i);
@@ -161,10 +294,18 @@ export class WasmEngine {
 
   /** Judges one URL; returns the verdict (1/0) and, through `lineOut[0]`, the deciding line. */
   matchOne(table: Uint8Array, url: string, lineOut: Uint32Array | null): number {
+    try {
+      return this.matchOneIn(table, url, lineOut);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private matchOneIn(table: Uint8Array, url: string, lineOut: Uint32Array | null): number {
     const memory = this.memory;
-    if (url.length * 3 > memory.inputCap) memory.reserve(url.length * 3, 1);
+    // The table first: admitting it may move (and resize) the io regions.
     const { tableAt, indexAt } = this.arena.slot(table);
-    const written = encoder.encodeInto(url, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap)).written;
+    const written = this.encodeOne(url, 1);
     memory.u32[memory.lengthsAt >>> 2] = written;
     memory.exports.matchUrls(tableAt, indexAt, memory.inputAt, memory.lengthsAt, 1, memory.outAt, lineOut ? memory.linesAt : 0, memory.scratchAt);
     if (lineOut) lineOut[0] = memory.u32[memory.linesAt >>> 2]!;
@@ -178,12 +319,23 @@ export class WasmEngine {
    * no counting pass of its own.
    */
   matchAllLines(table: Uint8Array, bytes: Uint8Array, withLines: boolean): LineVerdicts {
+    try {
+      return this.matchAllLinesIn(table, bytes, withLines);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private matchAllLinesIn(table: Uint8Array, bytes: Uint8Array, withLines: boolean): LineVerdicts {
     const memory = this.memory;
+    // The last call's results were views valid until this one: a huge one is not kept.
+    if (this.allVerdicts.length > KEPT_RESULTS) this.allVerdicts = new Uint8Array(1024);
+    if (this.allLines.length > KEPT_RESULTS) this.allLines = new Uint32Array(1024);
     const { tableAt, indexAt } = this.arena.slot(table);
     let count = 0;
     let pos = 0;
     while (pos < bytes.length) {
-      const n = memory.fitChunk(bytes, pos, true, true, (at, take, last) =>
+      const n = this.fitChunk(bytes, pos, true, true, false, (at, take, last) =>
         memory.exports.matchLines(tableAt, indexAt, at, take, memory.outAt, withLines ? memory.linesAt : 0, memory.scratchAt, last ? 1 : 0));
       if (n === 0) break;
       if (count + n > this.allVerdicts.length) {
@@ -201,13 +353,15 @@ export class WasmEngine {
         this.allLines.set(memory.u32.subarray(memory.linesAt >>> 2, (memory.linesAt >>> 2) + n), count);
       }
       count += n;
-      pos += memory.exports.consumed();
+      pos += memory.exports.consumed() >>> 0;
     }
     return { count, consumed: pos, verdicts: this.allVerdicts.subarray(0, count), lines: withLines ? this.allLines.subarray(0, count) : null };
   }
 
   /** Hands the `written` bytes of the rows region to `sink`, or copies them into `rows`. */
   private emitRows(written: number, rows: Uint8Array[], sink: RowSink | undefined): void {
+    // (A u32 export comes back as a signed i32: past 2 GiB, negative without >>> 0.)
+    written >>>= 0;
     const { u8, rowsAt } = this.memory;
     if (sink) sink(u8.subarray(rowsAt, rowsAt + written));
     else rows.push(u8.slice(rowsAt, rowsAt + written));
@@ -220,6 +374,14 @@ export class WasmEngine {
    * instead of being copied into the result.
    */
   formatLineRows(table: Uint8Array, bytes: Uint8Array, final: boolean, options: number, sink?: RowSink): RowBatch {
+    try {
+      return this.formatLineRowsIn(table, bytes, final, options, sink);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private formatLineRowsIn(table: Uint8Array, bytes: Uint8Array, final: boolean, options: number, sink?: RowSink): RowBatch {
     const memory = this.memory;
     const { tableAt, indexAt } = this.arena.slot(table);
     const rows: Uint8Array[] = [];
@@ -228,16 +390,16 @@ export class WasmEngine {
     let disallowed = 0;
     let pos = 0;
     while (pos < bytes.length) {
-      const n = memory.fitChunk(bytes, pos, final, false, (at, take, last) =>
+      const n = this.fitChunk(bytes, pos, final, false, true, (at, take, last) =>
         memory.exports.formatLines(tableAt, indexAt, at, take, last ? 1 : 0, memory.rowsAt, memory.rowsCap, options, memory.scratchAt));
       // Only an unterminated tail is left.
       if (n === 0) break;
       const written = memory.exports.written();
-      if (written > 0) this.emitRows(written, rows, sink);
+      if (written !== 0) this.emitRows(written, rows, sink);
       count += n;
       allowed += memory.exports.allowed();
       disallowed += memory.exports.disallowed();
-      pos += memory.exports.consumed();
+      pos += memory.exports.consumed() >>> 0;
     }
     return { rows, count, allowed, disallowed, consumed: pos };
   }
@@ -248,16 +410,25 @@ export class WasmEngine {
    * call: `consumed` says where to continue. The batch is valid until the next call.
    */
   scanHosts(bytes: Uint8Array, final: boolean): SpanBatch {
+    try {
+      return this.scanHostsIn(bytes, final);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private scanHostsIn(bytes: Uint8Array, final: boolean): SpanBatch {
     const memory = this.memory;
     const hosts = this.hosts;
-    const count = memory.fitChunk(bytes, 0, final, false, (at, take, last) =>
+    hosts.ensure(); // a fresh instance gets the index back
+    const count = this.fitChunk(bytes, 0, final, false, false, (at, take, last) =>
       memory.exports.scanHosts(at, take, last ? 1 : 0, memory.spansAt, SPAN_COUNT, hosts.at, hosts.mask));
     // Copied out (Wasm memory may move before formatSpanRows) into a buffer reused by
     // the next call: classify allocates nothing per batch here.
     if (this.spanCopy.length < count * SPAN_WORDS) this.spanCopy = new Uint32Array(SPAN_COUNT * SPAN_WORDS);
     const spans = this.spanCopy.subarray(0, count * SPAN_WORDS);
     spans.set(memory.u32.subarray(memory.spansAt >>> 2, (memory.spansAt >>> 2) + count * SPAN_WORDS));
-    return { spans, count, consumed: memory.exports.consumed() };
+    return { spans, count, consumed: memory.exports.consumed() >>> 0 };
   }
 
   /**
@@ -272,10 +443,30 @@ export class WasmEngine {
     bytes: Uint8Array, batch: SpanBatch, tableIds: Int32Array, tables: readonly Uint8Array[], options: number, sink?: RowSink,
     tableCount = tables.length,
   ): RowBatch {
+    try {
+      return this.formatSpanRowsIn(bytes, batch, tableIds, tables, options, sink, tableCount);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private formatSpanRowsIn(
+    bytes: Uint8Array, batch: SpanBatch, tableIds: Int32Array, tables: readonly Uint8Array[], options: number, sink: RowSink | undefined, tableCount: number,
+  ): RowBatch {
     const { spans, count, consumed } = batch;
     const memory = this.memory;
     const arena = this.arena;
-    memory.reserve(consumed, 1);
+    // Scratch for the longest line; rows for every row of the batch, and at least for
+    // the longest row (its host column included), so that each call writes one.
+    let longest = 0;
+    let widest = 0;
+    for (let i = 0; i < count; i++) {
+      const line = spans[i * SPAN_WORDS + (SP_LINE_LENGTH >>> 2)]!;
+      longest = Math.max(longest, line);
+      widest = Math.max(widest, line + spans[i * SPAN_WORDS + (SP_HOST_LENGTH >>> 2)]!);
+    }
+    const needs = { input: consumed, count: 1, url: longest, rows: Math.max(rowsFor(consumed), ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE * widest) };
+    memory.reserve(needs);
     const rows: Uint8Array[] = [];
     let allowed = 0;
     let disallowed = 0;
@@ -286,8 +477,10 @@ export class WasmEngine {
         const n = memory.exports.formatSpans(
           memory.inputAt, memory.spansAt, first, end, memory.idsAt, memory.slotsAt, memory.rowsAt, memory.rowsCap, options | ROW_HOST, memory.scratchAt,
         );
+        // Rows always have room for the widest row: a call that judged nothing would loop forever.
+        if (n === 0) throw new Error(`robotstxt-wasm: formatSpans judged no line of ${end - first} (rows region ${memory.rowsCap} bytes)`);
         const written = memory.exports.written();
-        if (written > 0) this.emitRows(written, rows, sink);
+        if (written !== 0) this.emitRows(written, rows, sink);
         allowed += memory.exports.allowed();
         disallowed += memory.exports.disallowed();
         first += n;
@@ -331,9 +524,10 @@ export class WasmEngine {
       if (id < 0 || epochOf[id] === arena.epoch) continue;
       if (!arena.residentOrFits(tables[id]!)) {
         flush(i);
-        const inputAt = memory.inputAt;
-        arena.slot(tables[id]!); // empties the arena, and may move the io regions
-        if (memory.inputAt !== inputAt) load();
+        const layout = memory.generation;
+        arena.slot(tables[id]!); // empties the arena, and may move (and resize) the io regions
+        memory.reserve(needs);
+        if (memory.generation !== layout) load();
       }
       place(id, arena.slot(tables[id]!));
       epochOf[id] = arena.epoch;
@@ -344,23 +538,76 @@ export class WasmEngine {
 
   /** The path+params+query the matcher compares for `url` under table `flags`. */
   preparePath(url: string, flags: number): Uint8Array {
-    const memory = this.memory;
-    memory.reserve(url.length * 3, 1);
-    const written = encoder.encodeInto(url, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap)).written;
-    const len = memory.exports.prepareUrl(flags, memory.inputAt, written, memory.scratchAt);
-    const at = memory.exports.preparedPtr();
-    return memory.u8.slice(at, at + len);
+    try {
+      const memory = this.memory;
+      const written = this.encodeOne(url, 1);
+      const len = memory.exports.prepareUrl(flags, memory.inputAt, written, memory.scratchAt) >>> 0;
+      const at = memory.exports.preparedPtr() >>> 0;
+      return memory.u8.slice(at, at + len);
+    } finally {
+      this.settle();
+    }
   }
 
   /** Ids of every wildcard-list rule of `table` that matches `url`. */
   collectMatches(table: Uint8Array, url: string): number[] {
+    try {
+      const memory = this.memory;
+      const wildcardCount = new DataView(table.buffer, table.byteOffset).getUint32(H_WILDCARD_COUNT, true);
+      const { tableAt } = this.arena.slot(table);
+      const written = this.encodeOne(url, wildcardCount);
+      const n = memory.exports.collectMatches(tableAt, memory.inputAt, written, memory.lengthsAt, memory.scratchAt);
+      return Array.from(memory.u32.subarray(memory.lengthsAt >>> 2, (memory.lengthsAt >>> 2) + n));
+    } finally {
+      this.settle();
+    }
+  }
+
+  /**
+   * The one chunk loop of the line batches: copies bytes[pos, …) into the input region, a
+   * LINE_CHUNK_BYTES chunk at first, and calls `call(at, take, last)`, which runs one
+   * export over input[at, at + take) and returns the lines it handled. A line longer than
+   * the chunk makes that 0: the chunk doubles until it reaches the line's end (or the end
+   * of `bytes`). Returns the last call's count, 0 only when no whole line is left.
+   * `perLine` reserves a result slot per byte (the export writes verdicts or lines),
+   * `rows` room for the rows of every line of the chunk.
+   *
+   * A chunk is at most maxUrlBytes + 1 bytes, so a whole line in it has at most
+   * maxUrlBytes bytes before its LF; a line the chunk cannot reach is measured, and one
+   * over the limit is a UrlLengthError before the export sees it. Nothing here may admit
+   * a table: the caller resolves its slot first.
+   */
+  private fitChunk(bytes: Uint8Array, pos: number, final: boolean, perLine: boolean, rows: boolean, call: (at: number, take: number, last: boolean) => number): number {
     const memory = this.memory;
-    const wildcardCount = new DataView(table.buffer, table.byteOffset).getUint32(H_WILDCARD_COUNT, true);
-    memory.reserve(url.length * 3, wildcardCount);
-    const { tableAt } = this.arena.slot(table);
-    const written = encoder.encodeInto(url, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap)).written;
-    const n = memory.exports.collectMatches(tableAt, memory.inputAt, written, memory.lengthsAt, memory.scratchAt);
-    return Array.from(memory.u32.subarray(memory.lengthsAt >>> 2, (memory.lengthsAt >>> 2) + n));
+    const limit = this.limits.maxUrlBytes;
+    const rest = bytes.length - pos;
+    const most = limit + 1;
+    let take = Math.min(LINE_CHUNK_BYTES, rest, most);
+    for (;;) {
+      // The unterminated last line of a final chunk is judged too: it must be within the limit.
+      if (final && take === rest && take > limit) {
+        const start = bytes.lastIndexOf(LF, bytes.length - 1) + 1;
+        let length = bytes.length - Math.max(start, pos);
+        if (length > 0 && bytes[bytes.length - 1] === CR) length--;
+        if (length > limit) throw new UrlLengthError(length, limit, -1, Math.max(start, pos));
+      }
+      memory.reserve({ input: take + COPY_SKEW, count: perLine ? take + 1 : 1, url: take, rows: rows ? rowsFor(take) : 0 });
+      const at = memory.copyIn(bytes.subarray(pos, pos + take), memory.inputAt);
+      const n = call(at, take, final && take === rest);
+      if (n > 0 || take === rest) return n;
+      if (take < Math.min(rest, most)) {
+        take = Math.min(take * 2, rest, most);
+        continue;
+      }
+      // No line break within maxUrlBytes + 1 bytes: measure the line.
+      const nl = bytes.indexOf(LF, pos);
+      const end = nl < 0 ? bytes.length : nl;
+      let length = end - pos;
+      if ((nl >= 0 || final) && length > 0 && bytes[end - 1] === CR) length--;
+      if (length > limit) throw new UrlLengthError(length, limit, -1, pos, nl >= 0 || final);
+      // A CRLF line of exactly maxUrlBytes (or an unterminated tail): one chunk reaches its end.
+      take = Math.min(rest, end - pos + 1);
+    }
   }
 }
 
@@ -368,4 +615,24 @@ let engine: WasmEngine | undefined;
 /** The engine of this thread, created on first use (synchronously: no await needed). */
 export function getEngine(): WasmEngine {
   return (engine ??= new WasmEngine());
+}
+
+/**
+ * Sets the limits of this thread's engine (src/wasm/limits.ts), which every matcher of
+ * the thread uses; omitted keys keep their current value. Each thread has its own:
+ * MatchPool and CLI workers keep the defaults unless set there too. Returns the limits
+ * now in force.
+ * @throws RangeError when a limit is not an integer within its range (nothing changes)
+ * @example setEngineLimits({ maxMemoryBytes: 2 ** 31 }).maxUrlBytes // 16777216
+ */
+export function setEngineLimits(limits: Partial<EngineLimits>): EngineLimits {
+  const next = checkLimits(limits, engineLimits());
+  threadLimits = next;
+  engine?.setLimits(next);
+  return next;
+}
+
+/** The limits of this thread's engine. */
+export function engineLimits(): EngineLimits {
+  return engine?.limits ?? threadLimits;
 }

@@ -44,13 +44,16 @@ function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
+let compiled: WebAssembly.Module | undefined;
+
 /**
  * A new instance of the embedded module (synchronous: the module is small), refusing one
  * built for another table format or ABI than this host's.
  * @example const exports = instantiate(); exports.heapBase() // first free byte
  */
 export function instantiate(): WasmExports {
-  const module = new WebAssembly.Module(decodeBase64(WASM_BASE64) as Uint8Array<ArrayBuffer>);
+  // Compiled once per thread: an engine that replaces its instance (WasmEngine.recycle) only instantiates.
+  const module = (compiled ??= new WebAssembly.Module(decodeBase64(WASM_BASE64) as Uint8Array<ArrayBuffer>));
   const exports = new WebAssembly.Instance(module, {}).exports as unknown as WasmExports;
   const version = exports.formatVersion.value as number;
   if (version !== FORMAT_VERSION) {

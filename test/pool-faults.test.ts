@@ -1,0 +1,133 @@
+// MatchPool under worker deaths: a call that finds (or loses) a dead worker runs that share on a fresh one, results whole and in order.
+//
+// Issue #17 point 11: a call made right after a worker died, before its exit event, used
+// to reject most of the time. A worker is killed here through the pool's private worker
+// list (worker.terminate(), standing in for a crash), immediately before a call or right
+// after it started, many times over; every call must resolve with exactly the verdicts the
+// matcher gives on this thread, whichever of the reply and the exit event comes first.
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as PoolModule from '../src/pool/index.js';
+import type * as IndexModule from '../src/index.js';
+import { suitePools } from './helpers/suite-pools.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const distPool = join(root, 'dist', 'pool.js');
+if (!existsSync(distPool)) throw new Error('dist/pool.js is missing: run `npm run build` first');
+// The pool checks `instanceof AgentMatcher`: matchers must come from the same dist/ build.
+const { MatchPool } = (await import(pathToFileURL(distPool).href)) as typeof PoolModule;
+const { Robots } = (await import(pathToFileURL(join(root, 'dist', 'index.js')).href)) as typeof IndexModule;
+const pool = suitePools(MatchPool);
+
+const matcher = Robots.parse('User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n').forAgent('FaultBot');
+const URLS = Array.from({ length: 6000 }, (_v, i) => ['/a', '/private/x', '/private/ok', `/f${i}.pdf`, `/p${i}`][i % 5]!);
+const BYTES = new TextEncoder().encode(`${URLS.join('\n')}\n`);
+const WANT_LINES = matcher.decideLines(BYTES);
+const WANT_BATCH = matcher.decideBatch(URLS);
+
+interface Killable {
+  workers: ({ worker: { terminate(): Promise<number>; threadId: number } } | undefined)[];
+}
+
+/** Terminates the pool's worker in `slot` (started), without waiting for its exit event. */
+function kill(p: PoolModule.MatchPool, slot = 0): number {
+  const w = (p as unknown as Killable).workers[slot];
+  if (w === undefined) throw new Error(`worker ${slot} was not started`);
+  void w.worker.terminate();
+  return w.worker.threadId;
+}
+
+function same(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  return a.length === b.length && Buffer.compare(Buffer.from(Uint32Array.from(a).buffer), Buffer.from(Uint32Array.from(b).buffer)) === 0;
+}
+
+describe('a worker that died before the call (its exit event not seen yet)', () => {
+  it('matchLines and decideLines: 25 kills, every call resolves with the matcher’s own verdicts', async () => {
+    const p = pool({ threads: 3, minParallelBytes: 0 });
+    await p.matchLines(matcher, BYTES);
+    for (let round = 0; round < 25; round++) {
+      const dead = kill(p, round % 2);
+      const verdicts = await p.matchLines(matcher, BYTES);
+      expect(same(verdicts, WANT_LINES.verdicts), `round ${round} matchLines`).toBe(true);
+      expect(p.lastSplit.map((s) => s.threadId)).not.toContain(dead);
+      expect(p.lastSplit.reduce((n, s) => n + s.lines, 0)).toBe(URLS.length);
+      kill(p, (round + 1) % 2);
+      const decided = await p.decideLines(matcher, BYTES);
+      expect(same(decided.verdicts, WANT_LINES.verdicts) && same(decided.lines, WANT_LINES.lines), `round ${round} decideLines`).toBe(true);
+    }
+  });
+
+  it('matchBatch and decideBatch (strings encoded into the pool’s shared arenas): 25 kills', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    await p.matchBatch(matcher, URLS);
+    for (let round = 0; round < 25; round++) {
+      kill(p);
+      const out = new Uint8Array(URLS.length).fill(7);
+      await p.matchBatch(matcher, URLS, out);
+      expect(same(out, WANT_BATCH.verdicts), `round ${round} matchBatch`).toBe(true);
+      kill(p);
+      const decided = await p.decideBatch(matcher, URLS);
+      expect(same(decided.verdicts, WANT_BATCH.verdicts) && same(decided.lines, WANT_BATCH.lines), `round ${round} decideBatch`).toBe(true);
+    }
+  });
+
+  it('input in the caller’s own SharedArrayBuffer (read in place): 10 kills', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    const shared = new Uint8Array(new SharedArrayBuffer(BYTES.length));
+    shared.set(BYTES);
+    await p.matchLines(matcher, shared);
+    for (let round = 0; round < 10; round++) {
+      kill(p);
+      expect(same(await p.matchLines(matcher, shared), WANT_LINES.verdicts), `round ${round}`).toBe(true);
+    }
+  });
+});
+
+describe('a worker that dies while the call is in flight', () => {
+  it('killed right after the call posted its share: 25 calls, none lost, none doubled', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    await p.matchLines(matcher, BYTES);
+    for (let round = 0; round < 25; round++) {
+      const call = round % 2 === 0 ? p.decideLines(matcher, BYTES) : p.decideBatch(matcher, URLS);
+      kill(p);
+      const { verdicts, lines } = await call;
+      const want = round % 2 === 0 ? WANT_LINES : WANT_BATCH;
+      expect(same(verdicts, want.verdicts) && same(lines, want.lines), `round ${round}`).toBe(true);
+    }
+  });
+
+  it('several calls in flight on one dying worker all resolve, in their own order', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    await p.matchLines(matcher, BYTES);
+    const calls = [p.matchLines(matcher, BYTES), p.matchBatch(matcher, URLS), p.matchLines(matcher, BYTES.subarray(0, 999))];
+    kill(p);
+    const [a, b, c] = await Promise.all(calls);
+    expect(same(a!, WANT_LINES.verdicts)).toBe(true);
+    expect(same(b!, WANT_BATCH.verdicts)).toBe(true);
+    expect(same(c!, matcher.matchLines(BYTES.subarray(0, 999)))).toBe(true);
+  });
+
+  it('a share whose second worker dies too rejects with the cause (retried once, not forever)', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    await p.matchLines(matcher, BYTES);
+    const call = p.matchLines(matcher, BYTES);
+    const first = kill(p);
+    // Kill the replacement as soon as it exists: the share's retry goes to it.
+    const workers = (p as unknown as Killable).workers;
+    await new Promise<void>((resolve) => {
+      const poll = (): void => {
+        const w = workers[0];
+        if (w !== undefined && w.worker.threadId !== first) {
+          void w.worker.terminate();
+          resolve();
+        } else setImmediate(poll);
+      };
+      poll();
+    });
+    await expect(call).rejects.toThrow(/^MatchPool worker \(thread \d+\) exited with code \d+ before answering \(the request's second worker\)$/);
+    // The pool goes on with a third worker.
+    expect(same(await p.matchLines(matcher, BYTES), WANT_LINES.verdicts)).toBe(true);
+  });
+});
