@@ -1,4 +1,4 @@
-// The CLI memory runs' input (README "Memory"): `node bench/memory-input.mjs [--corpus DIR] [--count N] > urls.txt`.
+// The CLI memory runs' input (docs/PERFORMANCE.md, "CLI"): `node bench/memory-input.mjs [--corpus DIR] [--count N] > urls.txt`.
 //
 // N URLs (default 10,000,000) from the corpus's urls/<site>.txt, one site after another in
 // turn (the k-th URL of every site, then the k+1-th, each site's list repeated as needed),

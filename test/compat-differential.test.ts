@@ -1,7 +1,7 @@
 // Differential: where RFC 9309 and robots-parser agree, robotstxt-wasm/compat answers exactly as robots-parser does.
 //
 // Two sources of inputs: hand-written bodies covering the whole API, and generated files
-// from a grammar that avoids every documented difference (README, section "compat"):
+// from a grammar that avoids every documented difference (docs/COMPAT.md, "Where it answers differently"):
 // no other records between user-agent lines, no rule-less groups, no /robots.txt, no
 // percent escapes, `$` only at the end of a pattern, product tokens only.
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
 // Cases are written for this project from robots-parser's README and the behaviours its
 // test suite describes. Where robots-parser and RFC 9309 disagree, the "RFC differences"
 // table asserts OUR answer and, next to it, robots-parser's own answer, so every
-// documented difference is proven real (README, section "compat").
+// documented difference is proven real (docs/COMPAT.md).
 import { describe, expect, it } from 'vitest';
 import referenceParser from 'robots-parser';
 import robotsParser, { reduceUserAgent, robotsParser as namedParser } from '../src/compat.js';

@@ -139,7 +139,7 @@ function describeEveryVector(title: string, check: (c: SourcedCase) => void): vo
 
 /**
  * The agent to ask the library with for vector `c`. A few vectors ask as '', 'Foo Bar' or
- * 'AB42bot', which are no product tokens: the library refuses them (README "User
+ * 'AB42bot', which are no product tokens: the library refuses them (docs/API.md "User
  * agents"), asserted here. Google's matcher compares such a string whole with each line's
  * leading token, so only a line whose token is empty could name it; none of these files
  * has one (asserted), so Google answers from the `*` groups, which '*' asks for.

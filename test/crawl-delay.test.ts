@@ -3,7 +3,7 @@
 // Allow/disallow grouping follows RFC 9309 §2.2.4 ("other records" such as Crawl-delay do
 // not end a group), but a Crawl-delay value belongs to the user-agent lines directly
 // above it, as webmasters mean it and robots-parser, Python's urllib.robotparser and Bing
-// read it (README, "Crawl-delay").
+// read it (docs/PROFILES.md, "Crawl-delay").
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, chai, describe, expect, it } from 'vitest';
@@ -112,10 +112,10 @@ describe('every reader of a delay goes through Robots#crawlDelay', () => {
 // robots-parser 3.0.1 ships its own mocha suite (node_modules/robots-parser/test/Robots.js).
 // It is run here unchanged against the compat module: `require('../index')` is answered
 // with compat, `chai` with vitest's own chai. The cases that fail, by design, are listed
-// with the README row (section "compat") that explains each; every other case must pass.
+// with the docs/COMPAT.md item that explains each; every other case must pass.
 const EXPECTED_UPSTREAM_FAILURES: Readonly<Record<string, string>> = {
   'Robots should handle lone high / low surrogates':
-    'README "compat", outside RFC 9309: a lone surrogate becomes U+FFFD on both sides (UTF-8), so rule and URL match; robots-parser never matches them',
+    'docs/COMPAT.md, outside RFC 9309: a lone surrogate becomes U+FFFD on both sides (UTF-8), so rule and URL match; robots-parser never matches them',
 };
 
 describe("robots-parser's own test suite, run against compat", () => {

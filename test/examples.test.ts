@@ -1,4 +1,4 @@
-// Runs every examples/*.mjs script and every docs/API.md example, as a user would, so that examples cannot rot.
+// Runs every examples/*.mjs script and every docs/API.md and README.md example, as a user would, so that examples cannot rot.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,12 +102,12 @@ function docBlocks(markdown: string): DocBlock[] {
   return blocks;
 }
 
-/** Rewrites package imports to dist/ and `// →` comments to assertions. */
-function toModule(block: DocBlock): string {
+/** Rewrites package imports to dist/ and `// →` comments to assertions; `doc` names the page in messages. */
+function toModule(block: DocBlock, doc = 'docs/API.md'): string {
   const src = block.code
     .replace(/from '(robotstxt-wasm(?:\/\w+)?)'/g, (m, name: string) => {
       const target = ENTRY_POINTS[name];
-      if (target === undefined) throw new Error(`docs/API.md line ${block.line}: unknown import ${name}`);
+      if (target === undefined) throw new Error(`${doc} line ${block.line}: unknown import ${name}`);
       return `from '${pathToFileURL(join(root, target)).href}'`;
     })
     // `expr;` followed by a line holding only `// → value`: join them.
@@ -115,7 +115,7 @@ function toModule(block: DocBlock): string {
   const out = src.split('\n').map((text, k) => {
     const m = /^(\s*)(.+?);\s*\/\/ → (.+)$/.exec(text);
     if (m === null || /^(const|let|var|import|export)\b/.test(m[2]!)) return text;
-    return `${m[1]}__check(${m[2]}, ${m[3]}, ${JSON.stringify(`docs/API.md line ${block.line + k}: ${m[2]}`)});`;
+    return `${m[1]}__check(${m[2]}, ${m[3]}, ${JSON.stringify(`${doc} line ${block.line + k}: ${m[2]}`)});`;
   });
   return CHECK_PRELUDE + out.join('\n');
 }
@@ -165,6 +165,30 @@ describe('docs/API.md', () => {
     } catch (error) {
       const { stderr, message } = error as { stderr?: string; message: string };
       throw new Error(`docs/API.md example at line ${block.line} failed:\n${stderr || message}`);
+    }
+  });
+});
+
+// README.md's library example runs too (from the repository root, where examples/ is).
+describe('README.md', () => {
+  const blocks = docBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+  const work = mkdtempSync(join(tmpdir(), 'robotstxt-readme-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('has a runnable library example with checked values', () => {
+    expect(blocks.length).toBeGreaterThan(0);
+    expect(blocks.some((b) => b.code.includes('// →'))).toBe(true);
+  });
+
+  it.each(blocks.map((b) => [`line ${b.line}`, b] as const))('example at %s runs and its → values hold', async (_label, block) => {
+    if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+    const file = join(work, `block-${block.line}.mjs`);
+    writeFileSync(file, toModule(block, 'README.md'));
+    try {
+      await run(process.execPath, [file], { cwd: root, timeout: 30_000 });
+    } catch (error) {
+      const { stderr, message } = error as { stderr?: string; message: string };
+      throw new Error(`README.md example at line ${block.line} failed:\n${stderr || message}`);
     }
   });
 });

@@ -30,6 +30,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 const ALLOWED = /^(?:dist\/.+\.(?:js|d\.ts|wasm)|docs\/.+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
 const REQUIRED = [
   'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/API.md', 'docs/COMPAT.md',
+  'docs/CLI.md', 'docs/PERFORMANCE.md', 'docs/PROFILES.md', 'docs/ACAP.md', 'docs/FETCH.md',
+  'docs/RELIABILITY.md', 'docs/TESTING.md',
   'dist/index.js', 'dist/index.d.ts', 'dist/compat.js', 'dist/compat.d.ts',
   'dist/pool.js', 'dist/pool.d.ts', 'dist/pool/worker.js',
   ...Object.values(pkg.bin).map((p) => p.replace(/^\.\//, '')),

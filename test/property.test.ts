@@ -132,7 +132,7 @@ function checkScenario(scenario: Scenario): void {
       mismatch(s, body, profile, 'Robots.parse (truncated/byteLength/sitemaps)', '', shape(ref), shape(robots));
     }
     if (!isAgentAccepted(s.agent)) {
-      // README "User agents": a value that is neither a product token nor '*' is refused,
+      // docs/API.md "User agents": a value that is neither a product token nor '*' is refused,
       // never answered from the `*` groups.
       for (const call of [() => robots.forAgent(s.agent), () => robots.explain('/', s.agent), () => robots.crawlDelay(s.agent)]) {
         let thrown: unknown;
@@ -205,7 +205,7 @@ function decideBatchAgrees(body: string | Uint8Array, agent: string, urls: strin
     const ref = ReferenceRobots.parse(body, { profile });
     const robots = Robots.parse(body, { profile });
     if (!isAgentAccepted(agent)) {
-      // README "User agents": refused, never answered from the `*` groups.
+      // docs/API.md "User agents": refused, never answered from the `*` groups.
       expect(() => robots.forAgent(agent), `agent ${JSON.stringify(agent)}`).toThrow(TypeError);
       continue;
     }

@@ -10,7 +10,7 @@
 // The rfc profile normalizes BOTH sides (rule patterns and URLs): octets ≥ 0x80 encoded,
 // %XX of unreserved characters decoded, remaining escapes uppercased. Deliberately, it
 // does NOT percent-encode reserved characters such as ":" and "/" that appear literally
-// inside a query (the README explains why: rewriting a URL's own delimiters would change
+// inside a query (docs/PROFILES.md explains why: rewriting a URL's own delimiters would change
 // which rules match ordinary URLs): so "https%3A%2F%2F" in a rule does not match
 // "https://" in a URL, and each spelling matches itself.
 // The google profile normalizes only patterns (robots.cc MaybeEscapePattern: octets ≥ 0x80

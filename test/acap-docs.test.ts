@@ -1,13 +1,10 @@
-// README section "acap": the worked example, its results table and the diagnostics table match the code.
+// docs/ACAP.md: the worked example, its results table and the diagnostics table match the code.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Robots } from '../src/index.js';
 import { ACAP_DIAGNOSTIC_CODES, isAcapUsage } from '../src/acap/index.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const start = readme.indexOf('<!-- section:acap');
-const end = readme.indexOf('<!-- /section:acap -->');
-const block = readme.slice(start, end);
+const block = readFileSync(new URL('../docs/ACAP.md', import.meta.url), 'utf8');
 const fixture = readFileSync(new URL('./fixtures/acap/news-site.txt', import.meta.url), 'utf8');
 const acap = Robots.parse(fixture).acap!;
 
@@ -23,9 +20,8 @@ function tableRows(first: string): string[][] {
   return rows;
 }
 
-describe('README section acap', () => {
+describe('docs/ACAP.md', () => {
   it('shows the fixture as its worked example', () => {
-    expect(start).toBeGreaterThanOrEqual(0);
     const example = /```\n(##ACAP[^`]*?)```/.exec(block)?.[1];
     expect(example).toBe(fixture);
     expect(acap.diagnostics).toEqual([]);
@@ -33,7 +29,7 @@ describe('README section acap', () => {
 
   const rows = tableRows('crawler');
   it.each(rows)('%s %s %s %s → allowed %s, line %s, %s, [%s]', (crawler, path, usage, purpose, allowed, line, source, qualifiers) => {
-    if (!isAcapUsage(usage)) throw new Error(`README row names unknown usage ${usage}`);
+    if (!isAcapUsage(usage)) throw new Error(`docs/ACAP.md row names unknown usage ${usage}`);
     const v = acap.check(`https://example.com${path}`, crawler!, usage, purpose ? { purpose } : {});
     expect([String(v.allowed), String(v.line), v.source, v.qualifiers.map((q) => q.text).join(' ')]).toEqual([allowed, line, source, qualifiers]);
   });
