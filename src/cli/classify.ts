@@ -13,21 +13,29 @@ import { SharedFileCount } from './robots-file.js';
 /** Compiled hosts kept by default: bounded memory on inputs with millions of hosts. */
 export const DEFAULT_CACHE_HOSTS = 10_000;
 
-export interface ClassifyOptions extends Partial<RowFormat> {
-  /** Directory of `<host>.txt` files (see hostFileName in classify/directory-source.ts), and maybe an outcomes.tsv. */
-  readonly robotsDir: string;
+/** Options of both classify modes (runClassify, and runFetchClassify in fetch-classify.ts). */
+export interface ClassifyRunOptions extends Partial<RowFormat> {
   readonly agent: string;
   readonly profile: Profile;
   /** Files of URLs read one after another ('-': stdin), or undefined for stdin. */
   readonly urlsPath: UrlPaths;
-  /** What a host without a file gets; RFC 9309 §2.3.1.3 "unavailable" means allow. */
+  /**
+   * What a host without a file gets (RFC 9309 §2.3.1.3 "unavailable" means allow); with
+   * --fetch, a line without an http(s) origin.
+   */
   readonly missing?: 'allow' | 'disallow';
+  /** Compiled hosts kept (and with --fetch, origins kept by the RobotsCache). */
   readonly cacheHosts?: number;
-  readonly workers?: number;
   readonly chunkBytes?: number;
+  readonly progress?: ProgressSink | null;
+}
+
+export interface ClassifyOptions extends ClassifyRunOptions {
+  /** Directory of `<host>.txt` files (see hostFileName in classify/directory-source.ts), and maybe an outcomes.tsv. */
+  readonly robotsDir: string;
+  readonly workers?: number;
   /** See RunOptions.fdOutput: true only for process.stdout. */
   readonly fdOutput?: boolean;
-  readonly progress?: ProgressSink | null;
   /** Told, in one line, how many robots files were not regular files (default: stderr). */
   readonly onNote?: (line: string) => void;
 }

@@ -1,14 +1,12 @@
 // `robotstxt classify --fetch`: each URL against its origin's robots.txt, fetched on demand, rows in input order.
 import type { Readable, Writable } from 'node:stream';
 import type { FetchLike } from '../fetch/index.js';
-import type { Profile } from '../parse.js';
-import { withUrlInput, type UrlPaths } from './check.js';
-import { DEFAULT_CACHE_HOSTS } from './classify.js';
+import { withUrlInput } from './check.js';
+import { DEFAULT_CACHE_HOSTS, type ClassifyRunOptions } from './classify.js';
 import { FetchClassifyProcessor, FetchedRobots, type FetchClassifyJob, type FetchCounts } from './classify/index.js';
 import { withCliFetch, type CliFetchOptions } from './fetch.js';
 import type { RunTotals } from './output.js';
-import type { RowFormat } from './row-options.js';
-import { runChunks, type ProgressSink } from './run.js';
+import { runChunks } from './run.js';
 
 // The fetch source and its processor live with the directory ones in classify/.
 export { FetchClassifyProcessor, FetchedRobots, type FetchClassifyJob, type FetchCounts } from './classify/index.js';
@@ -37,17 +35,9 @@ export const FETCH_CHUNK_BYTES = 64 << 10;
 export const FETCH_WINDOW_CHUNKS = 16;
 
 /** Options of {@link runFetchClassify}. */
-export interface FetchClassifyOptions extends Partial<RowFormat>, CliFetchOptions {
-  readonly agent: string;
-  readonly profile: Profile;
-  /** Files of URLs read one after another ('-': stdin), or undefined for stdin. */
-  readonly urlsPath: UrlPaths;
-  readonly missing?: 'allow' | 'disallow';
-  readonly cacheHosts?: number;
+export interface FetchClassifyOptions extends ClassifyRunOptions, CliFetchOptions {
   readonly concurrency?: number;
   readonly maxDelayMs?: number;
-  readonly chunkBytes?: number;
-  readonly progress?: ProgressSink | null;
   /** For tests: the HTTP client. */
   readonly fetch?: FetchLike;
 }

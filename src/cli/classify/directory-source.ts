@@ -20,7 +20,7 @@ import { HostTables, Misses, type CachedHost } from './host-tables.js';
  * `load` may return a promise. Fetching (`classify --fetch`) does not go through this
  * seam: its rules belong to an origin, scheme included (RFC 9309 §2.3), and every fetch
  * outcome already is rules (allow-all, disallow-all), so it has its own processor that
- * asks an `OriginRobots` (src/cli/fetch-classify.ts).
+ * asks an `OriginRobots` (fetch-source.ts); both cache hosts in one HostTables (host-tables.ts).
  * @example
  * const source: RobotsSource = { load: (host) => host === 'example.com' ? utf8('User-agent: *\nDisallow: /') : null };
  */
