@@ -1,5 +1,4 @@
 // `robotstxt check`: one robots.txt (a file or a fetched URL), one agent, URLs streamed from a file or stdin.
-import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { Profile } from '../parse.js';
 import { runJob, type ProgressSink, type UrlInput } from './run.js';
@@ -8,13 +7,15 @@ import type { CheckJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
 import { CliError, fileErrorText } from './errors.js';
 import { defaultUserAgent, describeFetch, fetchCheckRobots, isRobotsUrl, type CliFetchOptions } from './fetch.js';
+import { readRobotsFile } from './robots-file.js';
+import { DEFAULT_MAX_BYTES } from '../robots.js';
 
 export interface CheckOptions extends Partial<RowFormat> {
   /** A robots.txt file, or an http(s) URL on the site whose /robots.txt is fetched. */
   readonly robotsPath: string;
   /** How to fetch when `robotsPath` is a URL (User-Agent header, deadline). */
   readonly fetch?: CliFetchOptions;
-  /** Told, in one line, when a fetched robots.txt was not `ok` (default: stderr). */
+  /** Told, in one line, when a fetched robots.txt was not `ok` or a file was cut at the parse limit (default: stderr). */
   readonly onNote?: (line: string) => void;
   readonly agent: string;
   readonly profile: Profile;
@@ -28,9 +29,15 @@ export interface CheckOptions extends Partial<RowFormat> {
   readonly progress?: ProgressSink | null;
 }
 
-export function readRobotsFile(path: string): Uint8Array {
+/**
+ * The `--robots` file: a regular file only (a FIFO, device or directory is an error, and
+ * never blocks), read up to the parse limit + 1 bytes (RFC 9309 §2.5: the rest is never
+ * read; the extra byte lets the parser see the cut and set `truncated`).
+ * @example readCheckRobots('robots.txt').length // ≤ DEFAULT_MAX_BYTES + 1
+ */
+export function readCheckRobots(path: string): Uint8Array {
   try {
-    return readFileSync(path);
+    return readRobotsFile(path);
   } catch (error) {
     throw new CliError(`cannot read --robots ${path}: ${fileErrorText(error)}`);
   }
@@ -89,10 +96,17 @@ export async function withUrlInput<T>(
  * unavailable, disallow-all when unreachable), after a note when that was not `ok`.
  */
 async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'robots' | 'table' | 'outcome'>> {
-  if (!isRobotsUrl(options.robotsPath)) return { robots: readRobotsFile(options.robotsPath) };
+  const tell = options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`));
+  if (!isRobotsUrl(options.robotsPath)) {
+    const robots = readCheckRobots(options.robotsPath);
+    if (robots.length > DEFAULT_MAX_BYTES) {
+      tell(`--robots ${options.robotsPath} is over ${DEFAULT_MAX_BYTES} bytes: only the lines within the first ${DEFAULT_MAX_BYTES} are used (RFC 9309 §2.5)`);
+    }
+    return { robots };
+  }
   const result = await fetchCheckRobots(options.robotsPath, options.fetch ?? { userAgent: defaultUserAgent() }, options.profile);
   const note = describeFetch(result);
-  if (note !== null) (options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`)))(note);
+  if (note !== null) tell(note);
   // The compiled table is plain bytes: it travels to workers like a file's body would.
   // The outcome travels too: rows of an unavailable/unreachable robots.txt get line 0 (the
   // stand-in rules have no file to point into) and JSONL rows say which outcome it was.

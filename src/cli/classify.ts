@@ -7,34 +7,62 @@ import type { ClassifyJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
 import { withUrlInput, type UrlPaths } from './check.js';
 import { CliError, fileErrorText } from './errors.js';
-import { readOutcomes } from './source.js';
+import { readOutcomes } from './classify/index.js';
+import { SharedFileCount } from './robots-file.js';
 
 /** Compiled hosts kept by default: bounded memory on inputs with millions of hosts. */
 export const DEFAULT_CACHE_HOSTS = 10_000;
 
-export interface ClassifyOptions extends Partial<RowFormat> {
-  /** Directory of `<host>.txt` files (see hostFileName in source.ts), and maybe an outcomes.tsv. */
-  readonly robotsDir: string;
+/** Options of both classify modes (runClassify, and runFetchClassify in fetch-classify.ts). */
+export interface ClassifyRunOptions extends Partial<RowFormat> {
   readonly agent: string;
   readonly profile: Profile;
   /** Files of URLs read one after another ('-': stdin), or undefined for stdin. */
   readonly urlsPath: UrlPaths;
-  /** What a host without a file gets; RFC 9309 §2.3.1.3 "unavailable" means allow. */
+  /**
+   * What a host without a file gets (RFC 9309 §2.3.1.3 "unavailable" means allow); with
+   * --fetch, a line without an http(s) origin.
+   */
   readonly missing?: 'allow' | 'disallow';
+  /** Compiled hosts kept (and with --fetch, origins kept by the RobotsCache). */
   readonly cacheHosts?: number;
-  readonly workers?: number;
   readonly chunkBytes?: number;
+  readonly progress?: ProgressSink | null;
+}
+
+export interface ClassifyOptions extends ClassifyRunOptions {
+  /** Directory of `<host>.txt` files (see hostFileName in classify/directory-source.ts), and maybe an outcomes.tsv. */
+  readonly robotsDir: string;
+  readonly workers?: number;
   /** See RunOptions.fdOutput: true only for process.stdout. */
   readonly fdOutput?: boolean;
-  readonly progress?: ProgressSink | null;
+  /** Told, in one line, how many robots files were not regular files (default: stderr). */
+  readonly onNote?: (line: string) => void;
+}
+
+/** Totals of a `classify --robots-dir` run. */
+export interface ClassifyTotals extends RunTotals {
+  /** Host files that were no regular file (FIFO, device, directory, socket): their hosts were disallowed, line 0. */
+  readonly unreadableRobots: number;
+}
+
+/**
+ * The note for robots files `classify` refused to read, naming the first.
+ * @example formatUnreadable(2, 'robots/a.txt: a FIFO, not a regular file') // '2 robots files unreadable (…)…'
+ */
+export function formatUnreadable(count: number, first: string | null): string {
+  const files = count === 1 ? '1 robots file unreadable' : `${count} robots files unreadable`;
+  return `${files} (not a regular file; their hosts' URLs disallowed, line 0)${first === null ? '' : `, first: ${first}`}`;
 }
 
 /**
  * Runs `classify`: each URL line against `DIR/<host>.txt` (compiled once per host, kept
  * in an LRU), one `allow|disallow<TAB>LINE<TAB>HOST<TAB>URL` row each, in input order.
+ * A host file that is no regular file is not read: the host's URLs are disallowed with
+ * line 0, as for an unreachable robots.txt (RFC 9309 §2.3.1.4), and counted in a note.
  * @example await runClassify({ robotsDir: 'robots', agent: 'Googlebot', profile: 'rfc', urlsPath: '-' }, process.stdin, process.stdout)
  */
-export async function runClassify(options: ClassifyOptions, stdin: Readable, stdout: Writable): Promise<RunTotals> {
+export async function runClassify(options: ClassifyOptions, stdin: Readable, stdout: Writable): Promise<ClassifyTotals> {
   let isDir = false;
   try {
     isDir = statSync(options.robotsDir).isDirectory();
@@ -44,6 +72,8 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
   if (!isDir) throw new CliError(`--robots-dir ${options.robotsDir} is not a directory`);
   // Checked here, before any worker starts, so a malformed outcomes.tsv is one clear error.
   readOutcomes(options.robotsDir);
+  // Shared with the workers, which count the files they refuse into it.
+  const unreadable = new SharedFileCount(SharedFileCount.buffer());
   const job: ClassifyJob = {
     kind: 'classify',
     robotsDir: options.robotsDir,
@@ -51,12 +81,18 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
     profile: options.profile,
     missing: options.missing ?? 'allow',
     cacheHosts: options.cacheHosts ?? DEFAULT_CACHE_HOSTS,
+    unreadable: unreadable.shared,
     format: options.format ?? 'tsv',
     only: options.only ?? null,
   };
-  return withUrlInput(options.urlsPath, stdin, options.chunkBytes, (input) =>
+  const totals = await withUrlInput(options.urlsPath, stdin, options.chunkBytes, (input) =>
     runJob(job, input, stdout, {
       workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
     }),
   );
+  const count = unreadable.count;
+  if (count > 0) {
+    (options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`)))(formatUnreadable(count, unreadable.firstFile));
+  }
+  return { ...totals, unreadableRobots: count };
 }

@@ -14,12 +14,13 @@ import { withCliFetch, type CliFetchOptions } from './fetch.js';
 import { FETCH_OPTIONS, checkUrlInputs, fetchSettings, milliseconds, oneOf, positiveInteger } from './options.js';
 import { productTokenOf } from '../fetch/index.js';
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, FETCH_WINDOW_CHUNKS, FetchedRobots, formatFetchCounts,
-  schemeOf, SCHEME_PREFIX, type FetchCounts,
+  DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, FETCH_WINDOW_CHUNKS, formatFetchCounts,
 } from './fetch-classify.js';
-import { MAX_HOST_BYTES, type ChunkProcessor, type ChunkResult } from './jobs.js';
+import {
+  FetchedRobots, hostFileName, hostKey, MAX_HOST_BYTES, OUTCOMES_FILE, OUTCOMES_HEADER, schemeOf, SCHEME_PREFIX, type FetchCounts,
+} from './classify/index.js';
+import type { ChunkProcessor, ChunkResult } from './jobs.js';
 import { runChunks } from './run.js';
-import { hostFileName, OUTCOMES_FILE, OUTCOMES_HEADER } from './source.js';
 
 /** Options of {@link runFetchOut}. */
 export interface FetchOutOptions extends CliFetchOptions {
@@ -146,10 +147,8 @@ class FetchOutProcessor implements ChunkProcessor {
         const start = spans[at + SPAN_HOST_START]!;
         const length = spans[at + SPAN_HOST_LENGTH]!;
         if (scheme < 0 || length === 0 || length > MAX_HOST_BYTES) continue;
-        const hostBytes = bytes.slice(start, start + length);
-        // ASCII only, as classify's keys (jobs.ts): other bytes never name a file anyway.
-        for (let k = 0; k < hostBytes.length; k++) if (hostBytes[k]! >= 0x41 && hostBytes[k]! <= 0x5a) hostBytes[k] = hostBytes[k]! | 0x20;
-        const key = latin1.decode(hostBytes);
+        // Lowercased as classify's keys are (ASCII only: other bytes never name a file anyway).
+        const key = latin1.decode(hostKey(bytes, start, length));
         const file = hostFileName(key);
         if (file === null) continue;
         const owner = this.seen.get(file);
