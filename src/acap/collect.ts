@@ -5,8 +5,8 @@
 // `ACAP-ignore-conventional-records` line. Conventional fields are never part of an ACAP
 // record (§2.9.2: "Conventional fields found within ACAP records are always to be
 // ignored"), so user-agent / allow / disallow / sitemap events are no-ops here.
-import { asciiLower, bytesToText } from '../groups.js';
-import type { RobotsLineHandler } from '../parse.js';
+import { asciiLower, bytesToText } from '../parse/groups.js';
+import type { RobotsLineHandler } from '../parse/lexer.js';
 import { AcapPolicy } from './evaluate.js';
 import {
   DEFAULT_ACAP_MAX_EXPANDED_RULES,

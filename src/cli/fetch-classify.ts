@@ -2,7 +2,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { createHostPoliteness, originOf, RobotsCache, type FetchLike, type HostPoliteness, type RobotsFetchResult } from '../fetch/index.js';
 import { LruMap } from '../fetch/lru.js';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 import {
   getEngine, ROW_MISSING_DISALLOW, ROW_OUTCOME, SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START,
   SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch, type WasmEngine,

@@ -1,7 +1,7 @@
 // What `check` and `classify` do to one chunk of input lines, on the main thread or in a worker.
 import { Robots } from '../robots.js';
-import type { Profile } from '../parse.js';
-import { profileFlags } from '../compile.js';
+import type { Profile } from '../parse/lexer.js';
+import { profileFlags } from '../rules/compile.js';
 import {
   getEngine, ROW_JSONL, ROW_MISSING_DISALLOW, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE,
   SPAN_FIELDS, SPAN_HOST_HASH, SPAN_HOST_ID, SPAN_HOST_LENGTH, SPAN_HOST_START, TABLE_NONE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE,

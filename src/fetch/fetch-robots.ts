@@ -1,6 +1,7 @@
 // RFC 9309 §2.3 access method: fetch /robots.txt, follow redirects, map the outcome to rules.
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 import { Robots } from '../robots.js';
+import { expectProfile } from '../errors.js';
 import { discardBody, readLimited } from './body.js';
 import { cacheHintsOf, describe, isFollowableRedirect, parseHttpUrl, robotsUrlOf } from './http.js';
 
@@ -207,9 +208,7 @@ export function resolveFetchOptions(options: FetchRobotsOptions): ResolvedFetchO
     throw new TypeError(`options.fetch must be a function (no global fetch here), got ${describe(fetchImpl)}`);
   }
   const profile = options.profile ?? 'rfc';
-  if (profile !== 'rfc' && profile !== 'google') {
-    throw new TypeError(`options.profile must be 'rfc' or 'google', got ${describe(profile)}`);
-  }
+  expectProfile(profile, 'options.profile');
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') throw new TypeError(`options.now must be a function, got ${describe(now)}`);
   const { signal } = options;

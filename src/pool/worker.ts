@@ -2,7 +2,7 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { AgentMatcher } from '../matcher.js';
 import { getEngine } from '../wasm/index.js';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 
 /** A table the worker has not seen yet: enough to rebuild the matcher (rules are not needed to match). */
 export interface PoolTable {

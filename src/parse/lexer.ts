@@ -1,5 +1,5 @@
 // Line lexer: robots.txt bytes → one handler call per meaningful line, in file order.
-import { describe, expectBytes, expectProfile } from './errors.js';
+import { describe, expectBytes, expectProfile } from '../errors.js';
 //
 // Like robots.cc, this file knows about lines, keys and values and nothing else:
 // grouping policy lives in groups.ts, ACAP in acap/, matching in Wasm. Values are

@@ -1,5 +1,5 @@
 // Grouping policy: which lines form a group, and which groups apply to a crawler.
-import { isSpaceByte, type LineSink, type Profile } from './parse.js';
+import { isSpaceByte, type LineSink, type Profile } from './lexer.js';
 
 /** An allow or disallow line as written (pattern not yet normalized). */
 export interface RuleRecord {
@@ -81,24 +81,13 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * RFC 9309 §2.2.1: only a bare `*` is the global group.
  * Google-compat: `*` followed by whitespace is still global.
  */
-export function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
+function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
   if (value.length >= 1 && value[0] === 0x2a && (value.length === 1 || (profile === 'google' && isSpaceByte(value[1]!)))) {
     return { global: true, token: '' };
   }
   let end = 0;
   while (end < value.length && isTokenByte(value[end]!)) end++;
   return { global: false, token: asciiLower(bytesToText(end === value.length ? value : value.subarray(0, end))) };
-}
-
-/**
- * The token a user-agent value names, read as {@link readAgentValue} reads a file's line
- * (without the `*` rule): the whole value when it is a product token, else its longest
- * leading `[A-Za-z_-]` run, lowercased; '' when it starts with no such character.
- * @example leadingToken('Googlebot/2.1') // 'googlebot'
- */
-export function leadingToken(value: string): string {
-  const run = /^[A-Za-z_-]*/.exec(value)![0];
-  return run.toLowerCase();
 }
 
 /**
