@@ -358,7 +358,7 @@ describe('MatchPool: errors and lifecycle', () => {
     await q.matchLines(matchers.rfc, bytes);
     const first = q.lastSplit[1]!.threadId;
     // Private, to stand in for a crash: the worker is terminated before it can answer.
-    const worker = (q as unknown as { workers: { worker: { terminate(): Promise<number> } }[] }).workers[0]!.worker;
+    const worker = (q as unknown as { workers: { workers: { worker: { terminate(): Promise<number> } }[] } }).workers.workers[0]!.worker;
     void worker.terminate();
     await expect(q.matchLines(matchers.rfc, bytes)).rejects.toThrow(/^MatchPool worker \(thread \d+\) exited with code 1 before answering$/);
     await agrees(q, matchers.rfc, bytes);
