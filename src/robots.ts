@@ -80,7 +80,7 @@ function startsWithAcap(body: Uint8Array, start: number, end: number): boolean {
  * under 6 bytes; keys and colon-less lines not starting `acap-`). These filters mirror
  * the first lines of its comment/other/invalid methods and must change with them.
  */
-class ParseSink extends GroupCollector {
+class RobotsCollector extends GroupCollector {
   acap: AcapCollector | null = null;
 
   override comment(start: number, end: number, line: number): void {
@@ -178,7 +178,7 @@ export class Robots {
 
   private constructor(
     readonly profile: Profile,
-    collector: ParseSink,
+    collector: RobotsCollector,
     /** Bytes of the body that were parsed. */
     readonly byteLength: number,
     /** Whether the body was longer than `maxBytes`. */
@@ -206,7 +206,7 @@ export class Robots {
   static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
     const { profile, maxBytes, acapMaxExpandedRules } = checkOptions(options);
     const { bytes, truncated } = limitBody(body, maxBytes);
-    const collector = new ParseSink(bytes, profile);
+    const collector = new RobotsCollector(bytes, profile);
     const lineCount = lexLines(bytes, collector, profile === 'google');
     return new Robots(profile, collector, bytes.length, truncated, lineCount, acapMaxExpandedRules);
   }

@@ -1,5 +1,5 @@
 // Grouping policy: which lines form a group, and which groups apply to a crawler.
-import { isSpaceByte, type LineSink, type Profile } from './lexer.js';
+import { isSpaceByte, type OffsetLineHandler, type Profile } from './lexer.js';
 
 /** An allow or disallow line as written (pattern not yet normalized). */
 export interface RuleRecord {
@@ -94,7 +94,7 @@ function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean;
  * Collects groups, sitemaps and other records from the lexer's events over `body`.
  * Views are made only for what is kept: rule patterns, and the bytes a string is decoded from.
  */
-export class GroupCollector implements LineSink {
+export class GroupCollector implements OffsetLineHandler {
   readonly groups: Group[] = [];
   readonly sitemaps: string[] = [];
   /** Other records outside any group (before the first user-agent line). */

@@ -192,7 +192,7 @@ export class MatchPool {
   async matchLines(matcher: AgentMatcher, bytes: Uint8Array, out?: Uint8Array): Promise<Uint8Array> {
     this.checkCall(matcher, bytes);
     if (out !== undefined) expectOut(out, 0, 'out'); // the type, before any work
-    const parts = await this.judge(matcher, bytes, false);
+    const parts = await this.matchShares(matcher, bytes, false);
     // As in matchLines, `out` is written only once every verdict is known to fit.
     const result = expectOut(out, parts.reduce((n, p) => n + p.verdicts.length, 0), 'out');
     let at = 0;
@@ -209,7 +209,7 @@ export class MatchPool {
    */
   async decideLines(matcher: AgentMatcher, bytes: Uint8Array): Promise<BatchDecisions> {
     this.checkCall(matcher, bytes);
-    const parts = await this.judge(matcher, bytes, true);
+    const parts = await this.matchShares(matcher, bytes, true);
     const count = parts.reduce((n, p) => n + p.verdicts.length, 0);
     const verdicts = new Uint8Array(count);
     const lines = new Uint32Array(count);
@@ -236,7 +236,7 @@ export class MatchPool {
     const verdicts = expectOut(out, count, 'out');
     // Judged into a private array: a failed call leaves `out` as it was.
     const judged = out === undefined ? verdicts : new Uint8Array(count);
-    await this.judgeStrings(matcher, urls, count, judged, null);
+    await this.matchStringShares(matcher, urls, count, judged, null);
     if (judged !== verdicts) verdicts.set(judged);
     return verdicts;
   }
@@ -249,7 +249,7 @@ export class MatchPool {
     const count = this.checkBatch(matcher, urls);
     const verdicts = new Uint8Array(count);
     const lines = new Uint32Array(count);
-    await this.judgeStrings(matcher, urls, count, verdicts, lines);
+    await this.matchStringShares(matcher, urls, count, verdicts, lines);
     return { verdicts, lines };
   }
 
@@ -287,7 +287,7 @@ export class MatchPool {
    * Proxy, is judged as first read), and checked as matchBatch checks it before any
    * work. A batch of fewer than minParallelBytes UTF-16 units stays here.
    */
-  private async judgeStrings(matcher: AgentMatcher, urls: readonly unknown[], count: number, verdicts: Uint8Array, lines: Uint32Array | null): Promise<void> {
+  private async matchStringShares(matcher: AgentMatcher, urls: readonly unknown[], count: number, verdicts: Uint8Array, lines: Uint32Array | null): Promise<void> {
     const list = this.snapshot;
     if (list.length < count) list.length = count;
     if (this.snapshotUnits.length < count) this.snapshotUnits = new Uint32Array(Math.max(count, 2 * this.snapshotUnits.length));
@@ -324,7 +324,7 @@ export class MatchPool {
   }
 
   /**
-   * The synchronous part of judgeStrings: posts the workers' pieces, then judges
+   * The synchronous part of matchStringShares: posts the workers' pieces, then judges
    * list[0, own) here. With no worker to post to, `own` is the whole batch.
    */
   private startStrings(
@@ -399,7 +399,7 @@ export class MatchPool {
   }
 
   /** Judges the shares of `bytes`: share 0 here, the others on workers. */
-  private async judge(matcher: AgentMatcher, bytes: Uint8Array, withLines: boolean): Promise<Part[]> {
+  private async matchShares(matcher: AgentMatcher, bytes: Uint8Array, withLines: boolean): Promise<Part[]> {
     const cuts = bytes.length < this.minParallelBytes || this.threads === 1
       ? [0, bytes.length]
       : splitAtLines(bytes, shareTargets(bytes.length, this.threads, this.balance.first(this.threads)));

@@ -114,7 +114,7 @@ export class WasmEngine {
       memory.reserve(chars * 3, count);
       const slot = this.arena.slot(table);
       bytes += encodeUrls(batch, 0, count, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap), memory.u32, memory.lengthsAt >>> 2);
-      this.judgeUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i);
+      this.matchUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i);
       i += count;
     }
     batch.length = 0; // keep no caller strings alive
@@ -145,14 +145,14 @@ export class WasmEngine {
       const slot = this.arena.slot(table);
       const urlsAt = memory.copyIn(bytes.subarray(offset, offset + size), memory.inputAt);
       const lengthsAt = memory.copyIn(new Uint8Array(lengths.buffer, lengths.byteOffset + 4 * i, 4 * count), memory.lengthsAt);
-      this.judgeUrls(slot, urlsAt, lengthsAt, count, verdicts, lines, i);
+      this.matchUrls(slot, urlsAt, lengthsAt, count, verdicts, lines, i);
       i += count;
       offset += size;
     }
   }
 
   /** Runs matchUrls on `count` URLs in Wasm memory and copies their verdicts (and lines) to index `at` on. */
-  private judgeUrls(slot: Slot, urlsAt: number, lengthsAt: number, count: number, verdicts: Uint8Array, lines: Uint32Array | null, at: number): void {
+  private matchUrls(slot: Slot, urlsAt: number, lengthsAt: number, count: number, verdicts: Uint8Array, lines: Uint32Array | null, at: number): void {
     const memory = this.memory;
     memory.exports.matchUrls(slot.tableAt, slot.indexAt, urlsAt, lengthsAt, count, memory.outAt, lines ? memory.linesAt : 0, memory.scratchAt);
     verdicts.set(memory.u8.subarray(memory.outAt, memory.outAt + count), at);
