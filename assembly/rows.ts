@@ -143,7 +143,7 @@ function putTsvEscape(o: usize, c: u32): usize {
 /**
  * TSV field of p[0, n), escaped. Runs without an escape are found 16 bytes at a time and
  * copied whole, so a clean URL costs about what a plain copy did. Reads up to 15 bytes
- * past p + n (input regions have SIMD slack, src/wasm.ts). At most 4 * n bytes.
+ * past p + n (input regions have SIMD_SLACK, src/wasm/memory.ts). At most 4 * n bytes.
  */
 function putTsvText(o: usize, p: usize, n: u32): usize {
   let from: u32 = 0;

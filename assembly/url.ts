@@ -88,7 +88,7 @@ export function forgetOrigin(): void {
  * Finds path+params+query in the URL at [url, url + len) the way robots.cc's
  * GetPathParamsQuery does (scheme and authority dropped, fragment dropped, a missing
  * leading '/' added, empty → "/"), then, with FLAG_NORMALIZE_URL, applies RFC 9309
- * §2.2.2 (see normalizePatternRfc in src/normalize.ts: same steps, plus '*' → %2A so a
+ * §2.2.2 (see normalizePatternRfc in src/rules/normalize.ts: same steps, plus '*' → %2A so a
  * URL's literal '*' can only be matched by a rule's %2A). Writes at most 3 * len + 1
  * bytes to `scratch`; reads up to 15 bytes past the URL (scan.ts).
  *

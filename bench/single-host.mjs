@@ -2,7 +2,7 @@
 import robotsParser from 'robots-parser';
 import { Robots } from '../dist/index.js';
 import { getEngine } from '../dist/wasm/index.js';
-import { MatchPool } from '../dist/pool.js';
+import { MatchPool } from '../dist/pool/index.js';
 import { NaiveMatcher } from './naive.mjs';
 import { balancedUrls, byteLength, syntheticRobots, toLines } from './fixtures.mjs';
 import { agreement, measure, printTable } from './lib.mjs';

@@ -1,13 +1,14 @@
 // Public entry point: re-exports only.
 export { Robots, DEFAULT_MAX_BYTES, type ParseOptions, type RobotsExplanation } from './robots.js';
 export { AgentMatcher, type Explanation, type BatchDecisions } from './matcher.js';
-export { lexRobots, GOOGLE_MAX_LINE_BYTES, type Profile, type RobotsLineHandler } from './parse.js';
-export { type Group, type AgentBlock, type RuleRecord, type OtherRecord } from './groups.js';
-export { toMatchPath, isValidProductToken, suggestProductToken } from './paths.js';
+export { lexRobots, GOOGLE_MAX_LINE_BYTES, type Profile, type RobotsLineHandler } from './parse/lexer.js';
+export { type Group, type AgentBlock, type RuleRecord, type OtherRecord } from './parse/groups.js';
+export { toMatchPath } from './paths.js';
+export { isValidProductToken, suggestProductToken } from './parse/product-token.js';
 // The default export is the robots-parser drop-in, so the root also works installed under
 // that name (docs/COMPAT.md); `require()` of the root gets src/commonjs.ts.
 export { robotsParser as default, type Robot, type RobotsParserCompat } from './compat.js';
-export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
+export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './rules/normalize.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {
   setEngineLimits, engineLimits, MemoryLimitError, UrlLengthError, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_URL_BYTES,

@@ -1,6 +1,6 @@
-// AgentMatcher: one crawler's compiled RuleTable, judged in Wasm one URL or one batch at a time (it never compiles: src/compile.ts does).
-import type { Profile } from './parse.js';
-import { bytesToText, type RuleRecord } from './groups.js';
+// AgentMatcher: one crawler's compiled RuleTable, judged in Wasm one URL or one batch at a time (it never compiles: src/rules/compile.ts does).
+import type { Profile } from './parse/lexer.js';
+import { bytesToText, type RuleRecord } from './parse/groups.js';
 import { getEngine } from './wasm/index.js';
 import { describe, expectString, expectBytes, expectOut, expectProfile } from './errors.js';
 import { validateRuleTable } from './table/validate.js';
@@ -164,7 +164,7 @@ export class AgentMatcher {
 }
 
 /**
- * Wraps a table compileRules (src/compile.ts) has just returned in an AgentMatcher,
+ * Wraps a table compileRules (src/rules/compile.ts) has just returned in an AgentMatcher,
  * without the constructor's validation and copy: nothing else holds that table yet.
  * Internal (used by compileAgentMatcher, not re-exported by src/index.ts).
  * @example wrapCompiledTable('ExampleBot', 'rfc', compileRules(rules, 'rfc'), rules).isAllowed('/x')

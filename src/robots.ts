@@ -1,10 +1,10 @@
 // Robots: one parsed robots.txt, its groups and records, and per-crawler matchers on demand.
-import { lexLines, type Profile } from './parse.js';
-import { GroupCollector, asciiLower, leadingToken, selectGroups, type Group, type OtherRecord, type RuleRecord } from './groups.js';
-import { productTokenError } from './paths.js';
+import { lexLines, type Profile } from './parse/lexer.js';
+import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './parse/groups.js';
+import { isValidProductToken, leadingToken, productTokenError } from './parse/product-token.js';
 import type { AgentMatcher, Explanation } from './matcher.js';
-import { compileAgentMatcher } from './compile.js';
-import { describe, expectBytes, expectString } from './errors.js';
+import { compileAgentMatcher } from './rules/compile.js';
+import { describe, expectBytes, expectProfile, expectString } from './errors.js';
 import { AcapCollector, type AcapPolicy } from './acap/index.js';
 
 /** Options for `Robots.parse`. */
@@ -51,12 +51,8 @@ export interface RobotsExplanation extends Explanation {
  */
 function checkAgent(userAgent: string): string {
   expectString(userAgent, 'userAgent');
-  if (userAgent === '*' || isProductToken(userAgent)) return userAgent;
+  if (userAgent === '*' || isValidProductToken(userAgent)) return userAgent;
   throw productTokenError('userAgent', userAgent);
-}
-
-function isProductToken(value: string): boolean {
-  return /^[A-Za-z_-]+$/.test(value);
 }
 
 /** The first plain non-negative decimal `Crawl-delay` value among `records`. */
@@ -84,7 +80,7 @@ function startsWithAcap(body: Uint8Array, start: number, end: number): boolean {
  * under 6 bytes; keys and colon-less lines not starting `acap-`). These filters mirror
  * the first lines of its comment/other/invalid methods and must change with them.
  */
-class ParseSink extends GroupCollector {
+class RobotsCollector extends GroupCollector {
   acap: AcapCollector | null = null;
 
   override comment(start: number, end: number, line: number): void {
@@ -118,9 +114,7 @@ function checkOptions(options: unknown): { profile: Profile; maxBytes: number; a
     const Err = typeof acapMaxExpandedRules === 'number' ? RangeError : TypeError;
     throw new Err(`options.acapMaxExpandedRules must be a non-negative integer, got ${typeof acapMaxExpandedRules === 'number' ? String(acapMaxExpandedRules) : describe(acapMaxExpandedRules)}`);
   }
-  if (profile !== 'rfc' && profile !== 'google') {
-    throw new TypeError(`options.profile must be 'rfc' or 'google', got ${JSON.stringify(profile)}`);
-  }
+  expectProfile(profile, 'options.profile');
   if (typeof maxBytes !== 'number') {
     throw new TypeError(`options.maxBytes must be a non-negative integer, got ${describe(maxBytes)}`);
   }
@@ -184,7 +178,7 @@ export class Robots {
 
   private constructor(
     readonly profile: Profile,
-    collector: ParseSink,
+    collector: RobotsCollector,
     /** Bytes of the body that were parsed. */
     readonly byteLength: number,
     /** Whether the body was longer than `maxBytes`. */
@@ -212,7 +206,7 @@ export class Robots {
   static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
     const { profile, maxBytes, acapMaxExpandedRules } = checkOptions(options);
     const { bytes, truncated } = limitBody(body, maxBytes);
-    const collector = new ParseSink(bytes, profile);
+    const collector = new RobotsCollector(bytes, profile);
     const lineCount = lexLines(bytes, collector, profile === 'google');
     return new Robots(profile, collector, bytes.length, truncated, lineCount, acapMaxExpandedRules);
   }

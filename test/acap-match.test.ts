@@ -8,7 +8,7 @@ import {
   compileResourcePatterns,
   matchPatternReference,
 } from '../src/acap/match.js';
-import { lowerAsciiBytes, normalizePatternRfc } from '../src/normalize.js';
+import { lowerAsciiBytes, normalizePatternRfc } from '../src/rules/normalize.js';
 import { getEngine } from '../src/wasm/index.js';
 
 const decoder = new TextDecoder();

@@ -70,7 +70,7 @@ const ENTRY_POINTS: Record<string, string> = {
   'robotstxt-wasm': 'dist/index.js',
   'robotstxt-wasm/fetch': 'dist/fetch/index.js',
   'robotstxt-wasm/compat': 'dist/compat.js',
-  'robotstxt-wasm/pool': 'dist/pool.js',
+  'robotstxt-wasm/pool': 'dist/pool/index.js',
 };
 const CHECK_PRELUDE = `import { deepStrictEqual as __equal } from 'node:assert';
 const __plain = (v) => ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v)

@@ -1,7 +1,7 @@
 // The trusted construction path (Robots.forAgent → compileAgentMatcher) versus the validating public constructor.
 import { describe, expect, it } from 'vitest';
 import { AgentMatcher, Robots } from '../src/index.js';
-import { compileAgentMatcher } from '../src/compile.js';
+import { compileAgentMatcher } from '../src/rules/compile.js';
 import { H_NODES_OFFSET } from '../src/table/format.js';
 
 const body = [

@@ -33,7 +33,7 @@ const REQUIRED = [
   'docs/CLI.md', 'docs/PERFORMANCE.md', 'docs/PROFILES.md', 'docs/ACAP.md', 'docs/FETCH.md',
   'docs/RELIABILITY.md', 'docs/TESTING.md',
   'dist/index.js', 'dist/index.d.ts', 'dist/compat.js', 'dist/compat.d.ts',
-  'dist/pool.js', 'dist/pool.d.ts', 'dist/pool/worker.js',
+  'dist/pool/index.js', 'dist/pool/index.d.ts', 'dist/pool/worker.js',
   ...Object.values(pkg.bin).map((p) => p.replace(/^\.\//, '')),
 ];
 
@@ -56,7 +56,7 @@ function run(cmd: string, args: string[], cwd: string): string {
 }
 
 beforeAll(() => {
-  for (const f of ['dist/index.js', 'dist/compat.js', 'dist/pool.js', ...Object.values(pkg.bin)]) {
+  for (const f of ['dist/index.js', 'dist/compat.js', 'dist/pool/index.js', ...Object.values(pkg.bin)]) {
     if (!existsSync(join(root, f))) throw new Error(`${f} is missing: run \`npm run build\` first`);
   }
   work = mkdtempSync(join(tmpdir(), 'robotstxt-pack-'));
@@ -137,7 +137,7 @@ describe('npm pack', () => {
     targets.push(...Object.values(pkg.bin));
     for (const t of targets) expect(packed, t).toContain(t.replace(/^\.\//, ''));
     expect(pkg.exports['./compat'], 'package.json "exports" needs "./compat"').toBeDefined();
-    expect(pkg.exports['./pool'], 'package.json "exports" needs "./pool"').toEqual({ types: './dist/pool.d.ts', default: './dist/pool.js' });
+    expect(pkg.exports['./pool'], 'package.json "exports" needs "./pool"').toEqual({ types: './dist/pool/index.d.ts', default: './dist/pool/index.js' });
   });
 
   it('marks the CLI as a node script', () => {

@@ -15,8 +15,8 @@ import { suitePools } from './helpers/suite-pools.js';
 import { expectArenaHeldUntilAnswered } from './helpers/arena-hold.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const distPool = join(root, 'dist', 'pool.js');
-if (!existsSync(distPool)) throw new Error('dist/pool.js is missing: run `npm run build` first');
+const distPool = join(root, 'dist', 'pool', 'index.js');
+if (!existsSync(distPool)) throw new Error('dist/pool/index.js is missing: run `npm run build` first');
 const { MatchPool } = (await import(pathToFileURL(distPool).href)) as typeof PoolModule;
 const { Robots } = (await import(pathToFileURL(join(root, 'dist', 'index.js')).href)) as typeof IndexModule;
 type MatchPool = PoolModule.MatchPool;

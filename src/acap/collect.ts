@@ -5,8 +5,13 @@
 // `ACAP-ignore-conventional-records` line. Conventional fields are never part of an ACAP
 // record (§2.9.2: "Conventional fields found within ACAP records are always to be
 // ignored"), so user-agent / allow / disallow / sitemap events are no-ops here.
-import { asciiLower, bytesToText } from '../groups.js';
-import type { RobotsLineHandler } from '../parse.js';
+//
+// Why one file of ~670 lines: AcapCollector is one state machine over the file (the record
+// and sub-record being built, the definitions seen so far, §2.3), and every field parser
+// below reads and extends that state; qualifiers (qualifiers.ts) and usage names
+// (usages.ts), which need none of it, live apart.
+import { asciiLower, bytesToText } from '../parse/groups.js';
+import type { RobotsLineHandler } from '../parse/lexer.js';
 import { AcapPolicy } from './evaluate.js';
 import {
   DEFAULT_ACAP_MAX_EXPANDED_RULES,

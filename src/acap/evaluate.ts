@@ -1,5 +1,5 @@
 // AcapPolicy: answers "may this crawler use this URL for this usage?" from the collected ACAP records.
-import { asciiLower } from '../groups.js';
+import { asciiLower } from '../parse/groups.js';
 import { compilePurposePatterns, compileResourcePatterns, type CompiledPatterns } from './match.js';
 import {
   ACAP_USAGES,

@@ -12,8 +12,8 @@
 // tests use it as the oracle for the Wasm path.
 import { encodeRuleTable, type TableRule } from '../table/encode.js';
 import { FLAG_CASE_INSENSITIVE, FLAG_NORMALIZE_URL } from '../table/format.js';
-import { lowerAsciiBytes, normalizePatternRfc } from '../normalize.js';
-import { asciiLower } from '../groups.js';
+import { lowerAsciiBytes, normalizePatternRfc } from '../rules/normalize.js';
+import { asciiLower } from '../parse/groups.js';
 import { getEngine } from '../wasm/index.js';
 
 const encoder = new TextEncoder();

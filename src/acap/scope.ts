@@ -1,5 +1,5 @@
 // ACAP §2.4.5 conflict resolution: which of several matching fields has the narrowest scope.
-import { asciiLower } from '../groups.js';
+import { asciiLower } from '../parse/groups.js';
 import type { AcapQualifier, AcapRule } from './model.js';
 
 /**

@@ -1,5 +1,5 @@
 // `--agent` must be a product token (RFC 9309 §2.2.1): anything else would silently get the `*` group.
-import { isValidProductToken, suggestProductToken } from '../paths.js';
+import { isValidProductToken, suggestProductToken } from '../parse/product-token.js';
 import { CliError } from './errors.js';
 
 /**

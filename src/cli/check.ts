@@ -1,6 +1,6 @@
 // `robotstxt check`: one robots.txt (a file or a fetched URL), one agent, URLs streamed from a file or stdin.
 import type { Readable, Writable } from 'node:stream';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 import { runJob, type ProgressSink, type UrlInput } from './run.js';
 import { CHUNK_BYTES, readFileReusing } from './stream.js';
 import type { CheckJob, RowFormat } from './jobs.js';

@@ -1,7 +1,7 @@
 // `robotstxt classify`: each URL against the robots.txt of its own host, from a directory.
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 import { runJob, type ProgressSink } from './run.js';
 import type { ClassifyJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';

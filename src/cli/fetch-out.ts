@@ -3,7 +3,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, 
 import { join } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { DEFAULT_MAX_BYTES, originOf, type FetchLike, type RobotsFetchResult } from '../fetch/index.js';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 import { getEngine, SPAN_FIELDS, SPAN_HOST_LENGTH, SPAN_HOST_START, SPAN_LINE_LENGTH, SPAN_LINE_START, type WasmEngine } from '../wasm/index.js';
 import { withUrlInput, type UrlPaths } from './check.js';
 import { DEFAULT_CACHE_HOSTS } from './classify.js';

@@ -1,7 +1,7 @@
 // What the CLI fetches over HTTP: its User-Agent, `check --robots URL`, and the one-line status notes.
 import { DEFAULT_TIMEOUT_MS, fetchRobots, type FetchLike, type RobotsFetchResult } from '../fetch/index.js';
 import { createNodeFetch, DEFAULT_SOCKET_TIMEOUT_MS } from '../fetch/node-fetch.js';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 import { CliError } from './errors.js';
 import { packageVersion } from './version.js';
 

@@ -1,6 +1,6 @@
 // What `check` and `classify` do to one chunk of input lines, on the main thread or in a worker.
 import { Robots } from '../robots.js';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 import { getEngine, type RowSink } from '../wasm/index.js';
 import type { RobotsFetchStatus } from '../fetch/index.js';
 import { ClassifyProcessor } from './classify/directory-source.js';

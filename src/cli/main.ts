@@ -16,7 +16,7 @@ import {
 import { TtyProgress, sameTerminal, shouldDrawProgress } from './progress.js';
 import { CHUNK_BYTES } from './stream.js';
 import { packageVersion } from './version.js';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 
 const ROWS = `Reads one URL per line from the URLS files in turn (stdin for '-' or none), and prints
 one row per line, in input order.`;

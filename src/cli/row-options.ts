@@ -1,6 +1,6 @@
 // The ROW_* options and TABLE_* codes a CLI job hands to Wasm's row formatter (src/wasm/, assembly/index.ts formatSpans).
-import type { Profile } from '../parse.js';
-import { profileFlags } from '../compile.js';
+import type { Profile } from '../parse/lexer.js';
+import { profileFlags } from '../rules/compile.js';
 import {
   ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE, TABLE_NONE, TABLE_UNAVAILABLE,
   TABLE_UNREACHABLE,

@@ -1,5 +1,6 @@
 // RobotsCache: one robots.txt per origin, fetched once, kept per RFC 9309 §2.4 and §2.3.1.4.
 import { Robots } from '../robots.js';
+import { isValidProductToken } from '../parse/product-token.js';
 import { fetchRobots, resolveFetchOptions, type FetchRobotsOptions, type RobotsFetchResult, type RobotsFetchStatus } from './fetch-robots.js';
 import { describe, originOf } from './http.js';
 import { createFetchLimiter, type FetchLimiter } from './limiter.js';
@@ -105,7 +106,7 @@ export function productTokenOf(userAgent: string): string {
 function checkProductToken(token: unknown, name: string): string {
   // RFC 9309 §2.2.1: "The product token MUST contain only uppercase and lowercase letters
   // ("a-z" and "A-Z"), underscores ("_"), and hyphens ("-")."
-  if (typeof token !== 'string' || !/^[A-Za-z_-]+$/.test(token)) {
+  if (typeof token !== 'string' || !isValidProductToken(token)) {
     throw new TypeError(`${name} must be a product token of letters, '_' and '-' (RFC 9309 §2.2.1), got ${describe(token)}`);
   }
   return token;

@@ -14,8 +14,8 @@ export {
   type RobotsFetchResult,
   type RobotsFetchStatus,
   type RobotsFetchReason,
-  type RobotsCacheHeaders,
 } from './fetch-robots.js';
+export { type RobotsCacheHeaders } from './validators.js';
 export {
   RobotsCache,
   productTokenOf,

@@ -2,7 +2,7 @@
 import { parentPort, threadId } from 'node:worker_threads';
 import { AgentMatcher } from '../matcher.js';
 import { getEngine } from '../wasm/index.js';
-import type { Profile } from '../parse.js';
+import type { Profile } from '../parse/lexer.js';
 
 /** A table the worker has not seen yet: enough to rebuild the matcher (rules are not needed to match). */
 export interface PoolTable {
@@ -111,7 +111,7 @@ function failure(seq: number, error: unknown): PoolReply {
   return { seq, threadId, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }
 
-function judgeStrings(request: PoolStringsRequest): PoolReply {
+function matchStrings(request: PoolStringsRequest): PoolReply {
   const { seq, count } = request;
   try {
     // The input first: an arena sent with this request is kept even if the table fails.
@@ -128,7 +128,7 @@ function judgeStrings(request: PoolStringsRequest): PoolReply {
   }
 }
 
-function judge(request: PoolRequest): PoolReply {
+function matchLines(request: PoolRequest): PoolReply {
   const { seq } = request;
   try {
     const share = new Uint8Array(inputOf(request), request.offset, request.length);
@@ -158,7 +158,7 @@ port.on('message', (message: PoolRequest | PoolStringsRequest | PoolDrop | PoolD
     arenas.delete(message.arena);
     return;
   }
-  const reply = message.kind === 'strings' ? judgeStrings(message) : judge(message);
+  const reply = message.kind === 'strings' ? matchStrings(message) : matchLines(message);
   const moved: ArrayBuffer[] = 'verdicts' in reply ? [reply.verdicts, ...(reply.lines === null ? [] : [reply.lines])] : [];
   port.postMessage(reply, moved);
 });

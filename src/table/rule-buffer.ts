@@ -5,7 +5,7 @@
 // pattern is bytes[start[i], end[i]); star[i] is its first `*` as an offset from
 // start[i], or -1. Writers append through `push` (a finished pattern) or
 // `openPattern`/`closePattern` (a pattern normalized straight into the buffer, as
-// src/compile.ts does); the encoder (encode.ts) only reads the fields.
+// src/rules/compile.ts does); the encoder (encode.ts) only reads the fields.
 
 const STAR = 0x2a;
 

@@ -234,7 +234,7 @@ export class WasmEngine {
         urlBytes = longest;
       }
       bytes += written;
-      this.judgeUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i);
+      this.matchUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i);
       i += count;
     }
     return bytes;
@@ -278,14 +278,14 @@ export class WasmEngine {
       memory.reserve({ input: size + COPY_SKEW, count: count + 1, url: longest });
       const urlsAt = memory.copyIn(bytes.subarray(offset, offset + size), memory.inputAt);
       const lengthsAt = memory.copyIn(new Uint8Array(lengths.buffer, lengths.byteOffset + 4 * i, 4 * count), memory.lengthsAt);
-      this.judgeUrls(slot, urlsAt, lengthsAt, count, verdicts, lines, i);
+      this.matchUrls(slot, urlsAt, lengthsAt, count, verdicts, lines, i);
       i += count;
       offset += size;
     }
   }
 
   /** Runs matchUrls on `count` URLs in Wasm memory and copies their verdicts (and lines) to index `at` on. */
-  private judgeUrls(slot: Slot, urlsAt: number, lengthsAt: number, count: number, verdicts: Uint8Array, lines: Uint32Array | null, at: number): void {
+  private matchUrls(slot: Slot, urlsAt: number, lengthsAt: number, count: number, verdicts: Uint8Array, lines: Uint32Array | null, at: number): void {
     const memory = this.memory;
     memory.exports.matchUrls(slot.tableAt, slot.indexAt, urlsAt, lengthsAt, count, memory.outAt, lines ? memory.linesAt : 0, memory.scratchAt);
     verdicts.set(memory.u8.subarray(memory.outAt, memory.outAt + count), at);

@@ -1,6 +1,6 @@
 // Reference lexer: robots.txt bytes → numbered records, written byte by byte the way robots.cc reads a file.
 //
-// Deliberately independent of src/parse.ts: a streaming state machine (robots.cc
+// Deliberately independent of src/parse/lexer.ts: a streaming state machine (robots.cc
 // RobotsTxtParser::Parse) instead of index scans, so that a shared mistake is unlikely.
 // Slow and plain on purpose; it is the oracle of the property tests.
 

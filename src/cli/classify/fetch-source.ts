@@ -1,7 +1,7 @@
 // `classify --fetch`: the fetch source (each origin's robots.txt through a RobotsCache, politely) and its processor over HostTables.
 import { createHostPoliteness, originOf, RobotsCache, type FetchLike, type HostPoliteness, type RobotsFetchResult } from '../../fetch/index.js';
 import { LruMap } from '../../fetch/lru.js';
-import type { Profile } from '../../parse.js';
+import type { Profile } from '../../parse/lexer.js';
 import {
   getEngine, ROW_MISSING_DISALLOW, ROW_OUTCOME, SPAN_FIELDS, SPAN_HOST_ID, SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch,
   type WasmEngine,

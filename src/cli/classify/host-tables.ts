@@ -1,5 +1,5 @@
 // The CLI's classifier cache: each host's compiled robots.txt, found per URL through the engine's HostIndex, evicted a least-recently-used quarter at a time.
-import { lowerAsciiBytes } from '../../normalize.js';
+import { lowerAsciiBytes } from '../../rules/normalize.js';
 import { SPAN_HOST_HASH, SPAN_HOST_LENGTH, SPAN_HOST_START, type WasmEngine } from '../../wasm/index.js';
 
 /** Longest host[:port] looked up: RFC 1035 names are at most 253 bytes. */

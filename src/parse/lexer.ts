@@ -1,5 +1,5 @@
 // Line lexer: robots.txt bytes → one handler call per meaningful line, in file order.
-import { describe, expectBytes, expectProfile } from './errors.js';
+import { describe, expectBytes, expectProfile } from '../errors.js';
 //
 // Like robots.cc, this file knows about lines, keys and values and nothing else:
 // grouping policy lives in groups.ts, ACAP in acap/, matching in Wasm. Values are
@@ -91,11 +91,13 @@ const GOOGLE_DISALLOW_KEYS = ['disallow', 'dissallow', 'dissalow', 'disalow', 'd
 const GOOGLE_SITEMAP_KEYS = ['sitemap', 'site-map'].map(keyWord);
 
 /**
- * The lexer's events as offsets into the body it scans, so that a caller creates only the
- * views and strings it keeps (Robots.parse needs no view for most comments and keys).
- * Internal: `lexRobots` adapts it to RobotsLineHandler. Ranges are [start, end).
+ * RobotsLineHandler's events as offsets into the body the lexer scans, so that a handler
+ * creates only the views and strings it keeps (Robots.parse needs no view for most
+ * comments and keys). Internal: `lexRobots` adapts it to RobotsLineHandler. Ranges are
+ * [start, end). Handlers that keep what they read are collectors (GroupCollector,
+ * AcapCollector, RobotsCollector).
  */
-export interface LineSink {
+export interface OffsetLineHandler {
   userAgent(start: number, end: number, line: number): void;
   allow(start: number, end: number, line: number): void;
   disallow(start: number, end: number, line: number): void;
@@ -107,7 +109,7 @@ export interface LineSink {
 }
 
 /** Turns offset events into the views RobotsLineHandler takes; comment/invalid only when handled. */
-class ViewSink implements LineSink {
+class ViewHandlerAdapter implements OffsetLineHandler {
   private readonly buffer: ArrayBufferLike;
   private readonly base: number;
 
@@ -162,7 +164,7 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
   expectProfile(profile, 'profile');
   // A plain view: Buffer#subarray (Node) costs several times more per call.
   const body = Object.getPrototypeOf(input) === Uint8Array.prototype ? input : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  return lexLines(body, new ViewSink(body, handler), profile === 'google');
+  return lexLines(body, new ViewHandlerAdapter(body, handler), profile === 'google');
 }
 
 /**
@@ -170,7 +172,7 @@ export function lexRobots(input: Uint8Array, handler: RobotsLineHandler, profile
  * Uint8Array) to `sink`. Internal: Robots.parse lexes its own copy of the body with it.
  * @example lexLines(bytes, sink, false) // line count; sink.disallow(12, 20, 2), …
  */
-export function lexLines(body: Uint8Array, sink: LineSink, google: boolean): number {
+export function lexLines(body: Uint8Array, sink: OffsetLineHandler, google: boolean): number {
   const n = body.length;
   let start = 0;
   while (start < 3 && start < n && body[start] === BOM[start]) start++;
@@ -232,7 +234,7 @@ function indexOfByte(body: Uint8Array, byte: number, start: number, end: number)
 }
 
 /** One line body[start, end); `hash` and `nul` are its first `#` and NUL, or -1. */
-function lexLine(body: Uint8Array, view: DataView, start: number, end: number, hash: number, nul: number, line: number, google: boolean, sink: LineSink): void {
+function lexLine(body: Uint8Array, view: DataView, start: number, end: number, hash: number, nul: number, line: number, google: boolean, sink: OffsetLineHandler): void {
   if (google) {
     // Google-compat: the line buffer is cut at 16,663 bytes, then read as a C string.
     if (end - start > GOOGLE_MAX_LINE_BYTES) end = start + GOOGLE_MAX_LINE_BYTES;

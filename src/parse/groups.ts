@@ -1,5 +1,5 @@
 // Grouping policy: which lines form a group, and which groups apply to a crawler.
-import { isSpaceByte, type LineSink, type Profile } from './parse.js';
+import { isSpaceByte, type OffsetLineHandler, type Profile } from './lexer.js';
 
 /** An allow or disallow line as written (pattern not yet normalized). */
 export interface RuleRecord {
@@ -81,7 +81,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * RFC 9309 §2.2.1: only a bare `*` is the global group.
  * Google-compat: `*` followed by whitespace is still global.
  */
-export function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
+function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
   if (value.length >= 1 && value[0] === 0x2a && (value.length === 1 || (profile === 'google' && isSpaceByte(value[1]!)))) {
     return { global: true, token: '' };
   }
@@ -91,21 +91,10 @@ export function readAgentValue(value: Uint8Array, profile: Profile): { global: b
 }
 
 /**
- * The token a user-agent value names, read as {@link readAgentValue} reads a file's line
- * (without the `*` rule): the whole value when it is a product token, else its longest
- * leading `[A-Za-z_-]` run, lowercased; '' when it starts with no such character.
- * @example leadingToken('Googlebot/2.1') // 'googlebot'
- */
-export function leadingToken(value: string): string {
-  const run = /^[A-Za-z_-]*/.exec(value)![0];
-  return run.toLowerCase();
-}
-
-/**
  * Collects groups, sitemaps and other records from the lexer's events over `body`.
  * Views are made only for what is kept: rule patterns, and the bytes a string is decoded from.
  */
-export class GroupCollector implements LineSink {
+export class GroupCollector implements OffsetLineHandler {
   readonly groups: Group[] = [];
   readonly sitemaps: string[] = [];
   /** Other records outside any group (before the first user-agent line). */

@@ -1,12 +1,12 @@
 // Compiles the rules that apply to one crawler into a RuleTable, as the profile says: the one place that compiles.
-import type { Profile } from './parse.js';
-import type { RuleRecord } from './groups.js';
+import type { Profile } from '../parse/lexer.js';
+import type { RuleRecord } from '../parse/groups.js';
 import { RFC_PATTERN_BYTE, writeEscapedGoogle, writeNormalizedRfc } from './normalize.js';
-import { acquireRuleBuffer, releaseRuleBuffer, type RuleBuffer } from './table/rule-buffer.js';
-import { encodeRuleBuffer } from './table/encode.js';
-import { wrapCompiledTable, type AgentMatcher } from './matcher.js';
-import { expectBytes, expectProfile } from './errors.js';
-import { FLAG_IMPLICIT_ROBOTS_TXT, FLAG_NORMALIZE_URL } from './table/format.js';
+import { acquireRuleBuffer, releaseRuleBuffer, type RuleBuffer } from '../table/rule-buffer.js';
+import { encodeRuleBuffer } from '../table/encode.js';
+import { wrapCompiledTable, type AgentMatcher } from '../matcher.js';
+import { expectBytes, expectProfile } from '../errors.js';
+import { FLAG_IMPLICIT_ROBOTS_TXT, FLAG_NORMALIZE_URL } from '../table/format.js';
 
 const SLASH = 0x2f;
 const DOLLAR = 0x24;

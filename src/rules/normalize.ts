@@ -1,6 +1,6 @@
 // Pattern normalization per profile (the URL side of the same rules lives in assembly/url.ts).
-import type { Profile } from './parse.js';
-import { expectBytes, expectProfile } from './errors.js';
+import type { Profile } from '../parse/lexer.js';
+import { expectBytes, expectProfile } from '../errors.js';
 
 const HEX = '0123456789ABCDEF';
 const PERCENT = 0x25;
