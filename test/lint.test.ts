@@ -43,6 +43,7 @@ const CASES: readonly Case[] = [
   { code: 'conflicting-rules', body: lines('User-agent: *', 'Disallow: /%7Ea', 'Allow: /~a'), line: 3, severity: 'warning' },
   { code: 'duplicate-rule', body: lines('User-agent: *', 'Disallow: /a', 'Disallow: /a'), line: 3, severity: 'info', says: 'line 2' },
   { code: 'pattern-not-rooted', body: lines('User-agent: *', 'Disallow: private'), line: 2, column: 11, severity: 'warning', says: '"/private"' },
+  { code: 'pattern-not-rooted', body: lines('User-agent: *', 'Disallow: https://example.com/shop/x?a=1'), line: 2, column: 11, severity: 'warning', says: '"/shop/x?a=1"' },
   { code: 'pattern-non-ascii', body: lines('User-agent: *', 'Disallow: /café'), line: 2, column: 15, severity: 'warning', says: '/caf%C3%A9' },
   { code: 'pattern-invalid-octet', body: lines('User-agent: *', 'Disallow: /a b'), line: 2, column: 13, severity: 'warning', says: '%20' },
   { code: 'pattern-bad-percent', body: lines('User-agent: *', 'Disallow: /a%zz'), line: 2, column: 13, severity: 'warning' },

@@ -49,6 +49,19 @@ function isOutsideUri(c: number): boolean {
     c === 0x60 || c === 0x7b || c === 0x7c || c === 0x7d;
 }
 
+/** What a pattern not starting with `/` or `*` was probably meant to be: a full URL's path, else the pattern rooted. */
+function suggestRoot(text: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    try {
+      const url = new URL(text);
+      return `patterns are paths: write "${url.pathname}${url.search}"`;
+    } catch {
+      return 'patterns are paths, not URLs';
+    }
+  }
+  return `did you mean "/${text}"?`;
+}
+
 interface AgentMention {
   readonly token: string;
   readonly line: number;
@@ -119,7 +132,7 @@ export class LintSink extends GroupCollector {
     const pattern = this.view(start, end);
     const text = bytesToText(pattern);
     if (body[start] !== 0x2f && body[start] !== 0x2a) {
-      this.report(line, this.column(start, line), 'warning', 'pattern-not-rooted', `${key} pattern ${JSON.stringify(text)} does not start with '/' or '*': it matches no URL path (did you mean "/${text}"?)`);
+      this.report(line, this.column(start, line), 'warning', 'pattern-not-rooted', `${key} pattern ${JSON.stringify(text)} does not start with '/' or '*': it matches no URL path (${suggestRoot(text)})`);
     }
     let nonAscii = -1;
     let outside = -1;
