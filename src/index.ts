@@ -8,10 +8,7 @@ export { toMatchPath, isValidProductToken, suggestProductToken } from './paths.j
 // that name (docs/COMPAT.md); `require()` of the root gets src/commonjs.ts.
 export { robotsParser as default, type Robot, type RobotsParserCompat } from './compat.js';
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './normalize.js';
-export {
-  lintRobots, worstSeverity, LINT_CODES, LINT_CODE_TABLE,
-  type LintDiagnostic, type LintOptions, type LintCode, type LintOwnCode, type LintSeverity,
-} from './lint/index.js';
+export { lintRobots, LINT_CODES, type LintDiagnostic, type LintOptions, type LintCode, type LintSeverity } from './lint/index.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {
   AcapPolicy, ACAP_USAGES, ACAP_DIAGNOSTIC_CODES, DEFAULT_ACAP_MAX_EXPANDED_RULES, isAcapUsage, compareScope,

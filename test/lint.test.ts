@@ -1,6 +1,7 @@
 // lintRobots: one table row per diagnostic code (line, column, severity), a clean file, profile differences and argument checks.
 import { describe, expect, it } from 'vitest';
-import { ACAP_DIAGNOSTIC_CODES, LINT_CODES, LINT_CODE_TABLE, lintRobots, worstSeverity, type LintDiagnostic, type Profile } from '../src/index.js';
+import { ACAP_DIAGNOSTIC_CODES, LINT_CODES, lintRobots, type LintDiagnostic, type Profile } from '../src/index.js';
+import { LINT_CODE_TABLE, worstSeverity } from '../src/lint/index.js';
 
 const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 const bytes = (...parts: (string | number[])[]): Uint8Array =>
