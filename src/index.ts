@@ -9,6 +9,7 @@ export { isValidProductToken, suggestProductToken } from './parse/product-token.
 // that name (docs/COMPAT.md); `require()` of the root gets src/commonjs.ts.
 export { robotsParser as default, type Robot, type RobotsParserCompat } from './compat.js';
 export { normalizePattern, escapePatternGoogle, normalizePatternRfc } from './rules/normalize.js';
+export { lintRobots, LINT_CODES, type LintDiagnostic, type LintOptions, type LintCode, type LintSeverity } from './lint/index.js';
 export { FORMAT_VERSION } from './table/format.js';
 export {
   setEngineLimits, engineLimits, MemoryLimitError, UrlLengthError, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_URL_BYTES,

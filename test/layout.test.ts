@@ -26,6 +26,7 @@ const LAYERS: ReadonlyArray<readonly [layer: string, test: RegExp]> = [
   ['acap', /^acap\//],
   ['paths', /^paths\.ts$/],
   ['robots', /^robots\.ts$/],
+  ['lint', /^lint\//],
   ['compat', /^compat\.ts$/],
   ['fetch', /^fetch\//],
   ['index', /^index\.ts$/],
@@ -45,11 +46,12 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   acap: ['parse', 'rules', 'table', 'wasm', 'errors'],
   paths: ['parse', 'rules', 'wasm', 'errors'],
   robots: ['parse', 'rules', 'matcher', 'acap', 'errors'],
+  lint: ['robots', 'parse', 'rules', 'acap', 'errors'],
   compat: ['robots', 'parse', 'errors'],
   fetch: ['robots', 'parse', 'errors'],
-  index: ['robots', 'matcher', 'parse', 'paths', 'compat', 'rules', 'table', 'acap'],
+  index: ['robots', 'matcher', 'parse', 'paths', 'compat', 'rules', 'table', 'acap', 'lint'],
   commonjs: ['index', 'compat'],
-  cli: ['index', 'robots', 'matcher', 'parse', 'rules', 'table', 'wasm', 'pool', 'fetch', 'paths', 'errors', 'acap', 'compat'],
+  cli: ['index', 'robots', 'matcher', 'parse', 'rules', 'table', 'wasm', 'pool', 'fetch', 'paths', 'errors', 'acap', 'compat', 'lint'],
 };
 
 function sourceFiles(dir: string): string[] {

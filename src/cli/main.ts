@@ -4,9 +4,11 @@ import { runCheck } from './check.js';
 import { runClassify, DEFAULT_CACHE_HOSTS } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
+import { diffCommand } from './diff.js';
 import { CliError } from './errors.js';
 import { fetchOutCommand } from './fetch-out.js';
 import { isRobotsUrl } from './fetch.js';
+import { lintCommand } from './lint.js';
 import {
   DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, formatFetchCounts, runFetchClassify,
 } from './fetch-classify.js';
@@ -145,7 +147,7 @@ unreachable (or none: no http(s) origin).`,
  * The subcommands: one entry each (name, options, help, run). A new subcommand is one more
  * `Command` here, defined in its own module with the helpers of command.ts and options.ts.
  */
-const COMMANDS: readonly Command[] = [checkCommand, classifyCommand, fetchOutCommand];
+const COMMANDS: readonly Command[] = [checkCommand, classifyCommand, fetchOutCommand, lintCommand, diffCommand];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

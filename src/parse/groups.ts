@@ -81,7 +81,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * RFC 9309 §2.2.1: only a bare `*` is the global group.
  * Google-compat: `*` followed by whitespace is still global.
  */
-function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
+export function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
   if (value.length >= 1 && value[0] === 0x2a && (value.length === 1 || (profile === 'google' && isSpaceByte(value[1]!)))) {
     return { global: true, token: '' };
   }
