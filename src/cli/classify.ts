@@ -24,6 +24,8 @@ export interface ClassifyOptions extends Partial<RowFormat> {
   readonly cacheHosts?: number;
   readonly workers?: number;
   readonly chunkBytes?: number;
+  /** Longest URL line in bytes (--max-url-bytes; see CheckOptions.maxUrlBytes). */
+  readonly maxUrlBytes?: number;
   /** See RunOptions.fdOutput: true only for process.stdout. */
   readonly fdOutput?: boolean;
   readonly progress?: ProgressSink | null;
@@ -54,7 +56,7 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
     format: options.format ?? 'tsv',
     only: options.only ?? null,
   };
-  return withUrlInput(options.urlsPath, stdin, options.chunkBytes, (input) =>
+  return withUrlInput(options.urlsPath, stdin, { readBytes: options.chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runJob(job, input, stdout, {
       workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
     }),

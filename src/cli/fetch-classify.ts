@@ -429,6 +429,8 @@ export interface FetchClassifyOptions extends Partial<RowFormat>, CliFetchOption
   readonly concurrency?: number;
   readonly maxDelayMs?: number;
   readonly chunkBytes?: number;
+  /** Longest URL line in bytes (--max-url-bytes; see CheckOptions.maxUrlBytes). */
+  readonly maxUrlBytes?: number;
   readonly progress?: ProgressSink | null;
   /** For tests: the HTTP client. */
   readonly fetch?: FetchLike;
@@ -473,8 +475,9 @@ async function runWithFetch(options: FetchClassifyOptions, stdin: Readable, stdo
   };
   const processor = new FetchClassifyProcessor(job, source);
   const chunkBytes = options.chunkBytes ?? FETCH_CHUNK_BYTES;
-  const totals = await withUrlInput(options.urlsPath, stdin, chunkBytes, (input) =>
-    runChunks(processor, input, stdout, { window: FETCH_WINDOW_CHUNKS, chunkBytes, progress: options.progress ?? null }),
+  const rows = { format: job.format, only: job.only, host: true, outcome: true };
+  const totals = await withUrlInput(options.urlsPath, stdin, { readBytes: chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
+    runChunks(processor, input, stdout, { window: FETCH_WINDOW_CHUNKS, chunkBytes, progress: options.progress ?? null, rows }),
   );
   return { ...totals, robots: { ...source.counts } };
 }

@@ -14,7 +14,7 @@ import {
   FETCH_OPTIONS, ROW_OPTIONS, WORKERS_OPTION, fetchSettings, milliseconds, oneOf, positiveInteger, refuse, runRows,
 } from './options.js';
 import { TtyProgress, sameTerminal, shouldDrawProgress } from './progress.js';
-import { CHUNK_BYTES } from './stream.js';
+import { CHUNK_BYTES, DEFAULT_MAX_URL_BYTES } from './stream.js';
 import { packageVersion } from './version.js';
 import type { Profile } from '../parse.js';
 
@@ -33,6 +33,7 @@ function rowOptions(args: ParsedArgs, chunkBytes: number) {
     format: oneOf<'tsv' | 'jsonl'>('format', stringOption(args, 'format'), ['tsv', 'jsonl'], 'tsv'),
     only: args.values.only === undefined ? null : oneOf<'allowed' | 'disallowed'>('only', stringOption(args, 'only'), ['allowed', 'disallowed'], 'allowed'),
     chunkBytes: positiveInteger('chunk-bytes', stringOption(args, 'chunk-bytes'), chunkBytes),
+    maxUrlBytes: positiveInteger('max-url-bytes', stringOption(args, 'max-url-bytes'), DEFAULT_MAX_URL_BYTES),
     fdOutput: true,
     urlsPath: args.positionals,
   };

@@ -1,4 +1,4 @@
-// Output plumbing shared by the subcommands: run totals, back-pressured writes, the summary line.
+// Output plumbing shared by the subcommands: run totals, back-pressured writes, the summary line, rows for over-long URL lines.
 import type { Writable } from 'node:stream';
 
 /** Counts of one run, for the summary line. */
@@ -6,13 +6,33 @@ export interface RunTotals {
   urls: number;
   allowed: number;
   disallowed: number;
+  /** Lines over --max-url-bytes, each also counted in urls and disallowed (absent: none). */
+  overLong?: number;
+}
+
+/**
+ * Set once the process is to end on a signal (see stopOutput): every later writeAll
+ * waits for ever instead of writing, so no row starts after the rows already handed to
+ * the stream, which then only has to drain.
+ */
+let stopped = false;
+
+/**
+ * Stops all output written through writeAll from here on (its promises never settle).
+ * main.ts calls it on SIGINT/SIGTERM, then ends the process once stdout has drained, so
+ * the output ends on a whole row.
+ */
+export function stopOutput(): void {
+  stopped = true;
 }
 
 /**
  * Writes `data`, waiting for the stream to drain so memory stays bounded. Rejects when
- * the stream fails (e.g. EPIPE once the reader of a pipe has gone).
+ * the stream fails (e.g. EPIPE once the reader of a pipe has gone). After stopOutput it
+ * writes nothing and never settles.
  */
 export async function writeAll(out: Writable, data: Uint8Array): Promise<void> {
+  if (stopped) return new Promise<void>(() => undefined);
   if (data.length === 0) return;
   if (out.write(data)) return;
   await new Promise<void>((resolve, reject) => {
@@ -66,11 +86,15 @@ export function formatRate(urls: number, seconds: number): string | null {
 /**
  * `N urls, A allowed, D disallowed, T s, R urls/s`, the line the subcommands print on
  * stderr; the rate as formatRate decides (absent when there is nothing to measure).
+ * Lines over --max-url-bytes, when there were any, are counted before the time.
  * @example formatSummary({ urls: 10, allowed: 7, disallowed: 3 }, 0.5) // '10 urls, 7 allowed, 3 disallowed, 0.50 s, 20 urls/s'
  * @example formatSummary({ urls: 1, allowed: 1, disallowed: 0 }, 0.001) // '1 url, 1 allowed, 0 disallowed, 0.00 s'
+ * @example formatSummary({ urls: 3, allowed: 1, disallowed: 2, overLong: 1 }, 0.001) // '3 urls, 1 allowed, 2 disallowed, 1 url over --max-url-bytes, 0.00 s'
  */
 export function formatSummary(totals: RunTotals, seconds: number): string {
-  const parts = [countOf(totals.urls, 'url'), `${totals.allowed} allowed`, `${totals.disallowed} disallowed`, `${seconds.toFixed(2)} s`];
+  const parts = [countOf(totals.urls, 'url'), `${totals.allowed} allowed`, `${totals.disallowed} disallowed`];
+  if (totals.overLong !== undefined && totals.overLong > 0) parts.push(`${countOf(totals.overLong, 'url')} over --max-url-bytes`);
+  parts.push(`${seconds.toFixed(2)} s`);
   const rate = formatRate(totals.urls, seconds);
   if (rate !== null) parts.push(rate);
   return parts.join(', ');
@@ -108,4 +132,35 @@ export class OutputBuffer {
   clear(): void {
     this.length = 0;
   }
+}
+
+/** The fields of a command's rows, for rows run.ts writes itself (over-long lines). */
+export interface RowShape {
+  readonly format: 'tsv' | 'jsonl';
+  /** `--only`: an over-long line's row is a `disallow` row. */
+  readonly only: 'allowed' | 'disallowed' | null;
+  /** Rows have a HOST field (classify). */
+  readonly host: boolean;
+  /** JSONL rows have an `"outcome"` field (classify --fetch, check --robots URL). */
+  readonly outcome: boolean;
+}
+
+/**
+ * The row of a URL line over --max-url-bytes, or null when `--only allowed` leaves it
+ * out. No robots.txt was asked about it, so it cannot be a verdict on the URL: verdict
+ * `disallow` (a crawler that acts on verdicts leaves it alone; no server would take a
+ * request line that long anyway), line 0, HOST empty, JSONL `"outcome":"none"`, and a
+ * URL field that no input line can produce: a line feed (which ends every input line,
+ * so no real URL field holds one; TSV shows it as `\n`) then
+ * `[N bytes over --max-url-bytes]`. JSONL rows add `"urlBytes":N`. N is the line's
+ * length in bytes, its line feed excluded.
+ * @example overLongRow({ format: 'tsv', only: null, host: false, outcome: false }, 3000000) // 'disallow\t0\t\\n[3000000 bytes over --max-url-bytes]\n'
+ */
+export function overLongRow(shape: RowShape, bytes: number): string | null {
+  if (shape.only === 'allowed') return null;
+  const text = `[${bytes} bytes over --max-url-bytes]`;
+  if (shape.format === 'tsv') return `disallow\t0\t${shape.host ? '\t' : ''}\\n${text}\n`;
+  const host = shape.host ? ',"host":""' : '';
+  const outcome = shape.outcome ? ',"outcome":"none"' : '';
+  return `{"verdict":"disallow","line":0${host},"url":"\\n${text}"${outcome},"urlBytes":${bytes}}\n`;
 }
