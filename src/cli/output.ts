@@ -1,5 +1,6 @@
 // Output plumbing shared by the subcommands: run totals, back-pressured writes, the summary line, rows for over-long URL lines.
-import type { Writable } from 'node:stream';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { Writable } from 'node:stream';
 
 /** Counts of one run, for the summary line. */
 export interface RunTotals {
@@ -24,6 +25,39 @@ let stopped = false;
  */
 export function stopOutput(): void {
   stopped = true;
+}
+
+/** Exit status when output cannot be written (sysexits.h EX_IOERR). */
+export const EXIT_OUTPUT_ERROR = 74;
+
+/**
+ * Whether this process was started with its stdout closed (`>&-`). Node replaces a
+ * closed descriptor 0-2 by /dev/null opened read-write before any script runs, so every
+ * write would succeed into nothing; a shell's `> /dev/null` opens it write-only. Linux
+ * only (read from /proc); elsewhere false. A stdout opened read-write on /dev/null on
+ * purpose (`1<> /dev/null`, daemon(3)) looks the same and is taken as closed too.
+ */
+export function stdoutWasClosed(): boolean {
+  try {
+    if (readlinkSync('/proc/self/fd/1') !== '/dev/null') return false;
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/1', 'latin1'));
+    // O_ACCMODE is 3, O_RDWR 2.
+    return flags !== null && (Number.parseInt(flags[1]!, 8) & 3) === 2;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A stream in place of a closed stdout: every write fails with EBADF, as it would have
+ * in a program that did not get /dev/null in its place.
+ */
+export function closedOutput(): Writable {
+  return new Writable({
+    write(_data, _encoding, done) {
+      done(Object.assign(new Error('stdout is closed'), { code: 'EBADF' }));
+    },
+  });
 }
 
 /**
