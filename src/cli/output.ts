@@ -181,9 +181,8 @@ export interface RowShape {
 
 /**
  * The row of a URL line over --max-url-bytes, or null when `--only allowed` leaves it
- * out. No robots.txt was asked about it, so it cannot be a verdict on the URL: verdict
- * `disallow` (a crawler that acts on verdicts leaves it alone; no server would take a
- * request line that long anyway), line 0, HOST empty, JSONL `"outcome":"none"`, and a
+ * out. No robots.txt was asked about it, so it is no verdict on the URL: verdict
+ * `disallow` (a crawler that acts on verdicts leaves the unjudged line alone), line 0, HOST empty, JSONL `"outcome":"none"`, and a
  * URL field that no input line can produce: a line feed (which ends every input line,
  * so no real URL field holds one; TSV shows it as `\n`) then
  * `[N bytes over --max-url-bytes]`. JSONL rows add `"urlBytes":N`. N is the line's
