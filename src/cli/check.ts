@@ -2,7 +2,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Profile } from '../parse/lexer.js';
 import { runJob, type ProgressSink, type UrlInput } from './run.js';
-import { CHUNK_BYTES, readFileReusing } from './stream.js';
+import { CHUNK_BYTES, DEFAULT_MAX_URL_BYTES, readFileReusing } from './stream.js';
 import type { CheckJob, RowFormat } from './jobs.js';
 import type { RunTotals } from './output.js';
 import { CliError, fileErrorText } from './errors.js';
@@ -24,6 +24,8 @@ export interface CheckOptions extends Partial<RowFormat> {
   /** Worker threads (default 1: this thread). */
   readonly workers?: number;
   readonly chunkBytes?: number;
+  /** Longest URL line in bytes (default DEFAULT_MAX_URL_BYTES); see UrlInput.maxLineBytes. */
+  readonly maxUrlBytes?: number;
   /** See RunOptions.fdOutput: true only for process.stdout. */
   readonly fdOutput?: boolean;
   readonly progress?: ProgressSink | null;
@@ -73,21 +75,32 @@ async function* concatenated(paths: readonly string[], stdin: Readable, readByte
   }
 }
 
-/**
- * The URL input: files read one after another (each into one reused buffer), or `stdin`
- * for '-' / no argument.
- * @example openUrls(['a.txt', '-', 'b.txt'], process.stdin).source // an async iterable of Buffers
- */
-export function openUrls(paths: UrlPaths, stdin: Readable, readBytes = CHUNK_BYTES): UrlInput {
-  const list = paths === undefined ? [] : typeof paths === 'string' ? [paths] : paths;
-  return { source: concatenated(list.length === 0 ? ['-'] : list, stdin, readBytes) };
+/** How the URL input is read: bytes per file read, and the longest line (--max-url-bytes). */
+export interface UrlReading {
+  readonly readBytes?: number | undefined;
+  readonly maxUrlBytes?: number | undefined;
 }
 
-/** Runs `run` on the URL input; read errors of a URL file become CLI errors naming the file. */
+/**
+ * The URL input: files read one after another (each into one reused buffer), or `stdin`
+ * for '-' / no argument. Lines over `maxUrlBytes` (default DEFAULT_MAX_URL_BYTES) are
+ * streamed past (UrlInput.maxLineBytes).
+ * @example openUrls(['a.txt', '-', 'b.txt'], process.stdin).source // an async iterable of Buffers
+ */
+export function openUrls(paths: UrlPaths, stdin: Readable, reading: number | UrlReading = {}): UrlInput {
+  const { readBytes = CHUNK_BYTES, maxUrlBytes = DEFAULT_MAX_URL_BYTES } = typeof reading === 'number' ? { readBytes: reading } : reading;
+  const list = paths === undefined ? [] : typeof paths === 'string' ? [paths] : paths;
+  return { source: concatenated(list.length === 0 ? ['-'] : list, stdin, readBytes), maxLineBytes: maxUrlBytes };
+}
+
+/**
+ * Runs `run` on the URL input; read errors of a URL file become CLI errors naming the
+ * file. `reading` is the bytes per read (a number) or a UrlReading.
+ */
 export async function withUrlInput<T>(
-  urlsPath: UrlPaths, stdin: Readable, readBytes: number | undefined, run: (input: UrlInput) => Promise<T>,
+  urlsPath: UrlPaths, stdin: Readable, reading: number | UrlReading | undefined, run: (input: UrlInput) => Promise<T>,
 ): Promise<T> {
-  return run(openUrls(urlsPath, stdin, readBytes));
+  return run(openUrls(urlsPath, stdin, reading ?? {}));
 }
 
 /**
@@ -130,7 +143,7 @@ export async function runCheck(options: CheckOptions, stdin: Readable, stdout: W
     format: options.format ?? 'tsv',
     only: options.only ?? null,
   };
-  return withUrlInput(options.urlsPath, stdin, options.chunkBytes, (input) =>
+  return withUrlInput(options.urlsPath, stdin, { readBytes: options.chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runJob(job, input, stdout, {
       workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
     }),

@@ -27,6 +27,8 @@ export interface ClassifyRunOptions extends Partial<RowFormat> {
   /** Compiled hosts kept (and with --fetch, origins kept by the RobotsCache). */
   readonly cacheHosts?: number;
   readonly chunkBytes?: number;
+  /** Longest URL line in bytes (--max-url-bytes; see CheckOptions.maxUrlBytes). */
+  readonly maxUrlBytes?: number;
   readonly progress?: ProgressSink | null;
 }
 
@@ -85,7 +87,7 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
     format: options.format ?? 'tsv',
     only: options.only ?? null,
   };
-  const totals = await withUrlInput(options.urlsPath, stdin, options.chunkBytes, (input) =>
+  const totals = await withUrlInput(options.urlsPath, stdin, { readBytes: options.chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runJob(job, input, stdout, {
       workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
     }),

@@ -15,6 +15,10 @@ const FILE_ERROR_WORDS: Readonly<Record<string, string>> = {
   EMFILE: 'too many open files',
   ENFILE: 'too many open files in system',
   EIO: 'input/output error',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EBADF: 'bad file descriptor',
 };
 
 /**

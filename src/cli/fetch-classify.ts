@@ -81,8 +81,9 @@ async function runWithFetch(options: FetchClassifyOptions, stdin: Readable, stdo
   };
   const processor = new FetchClassifyProcessor(job, source);
   const chunkBytes = options.chunkBytes ?? FETCH_CHUNK_BYTES;
-  const totals = await withUrlInput(options.urlsPath, stdin, chunkBytes, (input) =>
-    runChunks(processor, input, stdout, { window: FETCH_WINDOW_CHUNKS, chunkBytes, progress: options.progress ?? null }),
+  const rows = { format: job.format, only: job.only, host: true, outcome: true };
+  const totals = await withUrlInput(options.urlsPath, stdin, { readBytes: chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
+    runChunks(processor, input, stdout, { window: FETCH_WINDOW_CHUNKS, chunkBytes, progress: options.progress ?? null, rows }),
   );
   return { ...totals, robots: { ...source.counts } };
 }

@@ -5,7 +5,7 @@ import { runClassify, DEFAULT_CACHE_HOSTS } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
 import { diffCommand } from './diff.js';
-import { CliError } from './errors.js';
+import { CliError, fileErrorText } from './errors.js';
 import { fetchOutCommand } from './fetch-out.js';
 import { isRobotsUrl } from './fetch.js';
 import { lintCommand } from './lint.js';
@@ -15,8 +15,9 @@ import {
 import {
   FETCH_OPTIONS, ROW_OPTIONS, WORKERS_OPTION, fetchSettings, milliseconds, oneOf, positiveInteger, refuse, runRows,
 } from './options.js';
+import { EXIT_OUTPUT_ERROR, closedOutput, stdoutWasClosed, stopOutput } from './output.js';
 import { TtyProgress, sameTerminal, shouldDrawProgress } from './progress.js';
-import { CHUNK_BYTES } from './stream.js';
+import { CHUNK_BYTES, DEFAULT_MAX_URL_BYTES } from './stream.js';
 import { packageVersion } from './version.js';
 import type { Profile } from '../parse/lexer.js';
 
@@ -35,6 +36,7 @@ function rowOptions(args: ParsedArgs, chunkBytes: number) {
     format: oneOf<'tsv' | 'jsonl'>('format', stringOption(args, 'format'), ['tsv', 'jsonl'], 'tsv'),
     only: args.values.only === undefined ? null : oneOf<'allowed' | 'disallowed'>('only', stringOption(args, 'only'), ['allowed', 'disallowed'], 'allowed'),
     chunkBytes: positiveInteger('chunk-bytes', stringOption(args, 'chunk-bytes'), chunkBytes),
+    maxUrlBytes: positiveInteger('max-url-bytes', stringOption(args, 'max-url-bytes'), DEFAULT_MAX_URL_BYTES),
     fdOutput: true,
     urlsPath: args.positionals,
   };
@@ -179,16 +181,53 @@ function eraseProgress(): void {
   activeProgress?.finish();
 }
 
-function onSignal(signal: NodeJS.Signals): void {
-  eraseProgress();
-  // Die of the signal as the shell expects (status 128 + n), now that the line is gone.
-  process.removeListener(signal, onSignal);
+/** Where rows and help go: stdout, or a stand-in whose writes fail when stdout was closed. */
+const closedStdout = stdoutWasClosed();
+const stdout = closedStdout ? closedOutput() : process.stdout;
+
+/** The signal being handled: output is stopped, the process ends once stdout has drained. */
+let ending: NodeJS.Signals | null = null;
+
+/** Dies of `signal`, as the shell expects (status 128 + n): its default action, restored. */
+function dieOf(signal: NodeJS.Signals): void {
+  process.removeListener('SIGINT', onSignal);
+  process.removeListener('SIGTERM', onSignal);
   process.kill(process.pid, signal);
 }
 
+/** Calls `then` once every byte handed to `out` has been written (the write queue is empty). */
+function whenDrained(out: typeof stdout, then: () => void): void {
+  if (out.writableLength === 0 || out.destroyed) {
+    then();
+    return;
+  }
+  // Writes complete in order: an empty write's callback runs once those before it have.
+  out.write(new Uint8Array(0), () => whenDrained(out, then));
+}
+
+/**
+ * SIGINT / SIGTERM: no row is started after this (stopOutput), the rows already handed
+ * to stdout are written out, so the output ends on a whole row, and then the process dies
+ * of the signal. Until then a reader that has stopped reading holds the process; a second
+ * signal ends it at once (its last row may then be cut).
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  eraseProgress();
+  if (ending !== null) {
+    dieOf(signal);
+    return;
+  }
+  ending = signal;
+  stopOutput();
+  whenDrained(stdout, () => dieOf(signal));
+}
+
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
 const context: CommandContext = {
   stdin: process.stdin,
-  stdout: process.stdout,
+  stdout,
   stderr: process.stderr,
   progress(quiet, totalBytes) {
     const draw = shouldDrawProgress({
@@ -199,8 +238,6 @@ const context: CommandContext = {
     });
     if (!draw) return null;
     activeProgress = new TtyProgress(process.stderr, totalBytes);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
     return activeProgress;
   },
 };
@@ -216,19 +253,19 @@ async function main(argv: readonly string[]): Promise<number> {
     if (rest.length > 0) throw new CliError(`${first} takes no arguments, got ${JSON.stringify(rest[0])}`);
     const version = packageVersion();
     if (version === null) throw new CliError("cannot find robotstxt-wasm's package.json to read the version from");
-    process.stdout.write(`${version}\n`);
+    stdout.write(`${version}\n`);
     return 0;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = rest[0];
-    process.stdout.write(`${topic === undefined ? usage() : commandHelp(findCommand(topic))}\n`);
+    stdout.write(`${topic === undefined ? usage() : commandHelp(findCommand(topic))}\n`);
     return 0;
   }
   if (first.startsWith('-')) throw new CliError(`expected a command before ${first}\n\n${usage()}`);
   const command = findCommand(first);
   const parsed = parseCommandLine(command, rest, COMMANDS);
   if (parsed === 'help') {
-    process.stdout.write(`${commandHelp(command)}\n`);
+    stdout.write(`${commandHelp(command)}\n`);
     return 0;
   }
   return command.run(parsed, context);
@@ -241,10 +278,19 @@ function isBrokenPipe(error: unknown): boolean {
 // Writes to a terminal are synchronous, so the line is gone before the process is.
 process.on('exit', eraseProgress);
 
-// The reader of our stdout went away (`| head`): stop quietly, as a filter should.
-process.stdout.on('error', (error) => {
+/**
+ * A failed write to stdout. The reader went away (EPIPE, `| head`): stop quietly, as a
+ * filter should. Anything else (a full disk, a closed stdout): one line, exit status
+ * EX_IOERR, and no summary, since rows the summary would count were lost.
+ */
+function onOutputError(error: Error): void {
   if (isBrokenPipe(error)) process.exit(0);
-});
+  eraseProgress();
+  process.stderr.write(`robotstxt: cannot write output: ${closedStdout ? 'stdout is closed' : fileErrorText(error)}\n`);
+  process.exit(EXIT_OUTPUT_ERROR);
+}
+
+stdout.on('error', onOutputError);
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -6,7 +6,7 @@ import { CliError, fileErrorText } from './errors.js';
 import { checkUserAgent, defaultUserAgent, type CliFetchOptions } from './fetch.js';
 import { formatSummary, type RunTotals } from './output.js';
 import type { TtyProgress } from './progress.js';
-import { CHUNK_BYTES } from './stream.js';
+import { CHUNK_BYTES, DEFAULT_MAX_URL_BYTES } from './stream.js';
 
 /** Options every row-printing command takes, by name. */
 export const ROW_OPTIONS = {
@@ -15,6 +15,10 @@ export const ROW_OPTIONS = {
   format: { type: 'string', value: 'tsv|jsonl', help: 'output rows (default tsv)' },
   only: { type: 'string', value: 'allowed|disallowed', help: 'print only those rows (the summary still counts all)' },
   'chunk-bytes': { type: 'string', value: 'N', help: `input bytes per chunk handed to Wasm or a worker (default ${CHUNK_BYTES})` },
+  'max-url-bytes': {
+    type: 'string', value: 'N',
+    help: `longest URL line in bytes (default ${DEFAULT_MAX_URL_BYTES}); a longer line is not judged: its row is disallow, line 0, URL \\n[N bytes over --max-url-bytes]`,
+  },
   quiet: { type: 'boolean', help: 'no progress bar and no summary on stderr' },
 } as const satisfies Record<string, OptionSpec>;
 

@@ -1,15 +1,20 @@
 // Streams input chunks through a job (here or in worker threads) and writes rows in input order.
 import { Worker } from 'node:worker_threads';
 import type { Writable } from 'node:stream';
-import { completeLines } from './stream.js';
+import { lineChunks } from './stream.js';
 import { createProcessor, type ChunkProcessor, type ChunkResult, type Job } from './jobs.js';
-import type { RunTotals } from './output.js';
-import { OutputBuffer, writeAll } from './output.js';
+import type { RowShape, RunTotals } from './output.js';
+import { OutputBuffer, overLongRow, writeAll } from './output.js';
 import { CliError } from './errors.js';
 
 /** URL lines to read: a stream, or a reader that may reuse its buffer for its next read. */
 export interface UrlInput {
   readonly source: AsyncIterable<Buffer | string>;
+  /**
+   * Longest line, in bytes before its line feed (--max-url-bytes; default: no limit). A
+   * longer line is streamed past, never held whole, and gets the row overLongRow makes.
+   */
+  readonly maxLineBytes?: number;
 }
 
 /** Told about progress after every chunk written. */
@@ -29,6 +34,19 @@ export interface RunOptions {
    */
   readonly fdOutput?: boolean;
   readonly progress?: ProgressSink | null;
+}
+
+/**
+ * The shape of `job`'s rows, for the rows of over-long lines.
+ * @example jobRowShape({ kind: 'classify', format: 'tsv', only: null, … }) // { format: 'tsv', only: null, host: true, outcome: false }
+ */
+export function jobRowShape(job: Job): RowShape {
+  return {
+    format: job.format,
+    only: job.only,
+    host: job.kind === 'classify',
+    outcome: job.kind === 'check' && job.outcome !== undefined,
+  };
 }
 
 /**
@@ -150,10 +168,11 @@ class WorkerPool implements ChunkProcessor {
 export async function runJob(job: Job, input: UrlInput, output: Writable, options: RunOptions): Promise<RunTotals> {
   const pool = options.workers > 1 ? new WorkerPool(job, options.workers) : null;
   try {
-    if (pool !== null) return await runChunks(pool, input, output, { ...options, window: 2 * options.workers });
+    const rows = jobRowShape(job);
+    if (pool !== null) return await runChunks(pool, input, output, { ...options, window: 2 * options.workers, rows });
     // In this thread one chunk at a time: a processor reuses its buffers (and the reader
     // its own), so the next chunk must not start while one is pending.
-    return await runChunks(createProcessor(job), input, output, { ...options, window: 1 });
+    return await runChunks(createProcessor(job), input, output, { ...options, window: 1, rows });
   } finally {
     await pool?.close();
   }
@@ -174,6 +193,23 @@ export interface ChunkRunOptions {
    */
   readonly fdOutput?: boolean;
   readonly progress?: ProgressSink | null;
+  /**
+   * The shape of the processor's rows, so that a line over `input.maxLineBytes` gets its
+   * row (overLongRow) in its place. Without it such a line gets no row (outputs that are
+   * not one row per line, like fetch --out's outcomes), but is counted all the same.
+   */
+  readonly rows?: RowShape;
+}
+
+/** A result that is not the processor's: never handed back to it (`recycle`). */
+const OWN_ROWS = new WeakSet<ChunkResult>();
+
+/** The result standing for one over-long line: its row (if kept), counted as disallowed. */
+function overLongResult(rows: RowShape | undefined, bytes: number): ChunkResult {
+  const row = rows === undefined ? null : overLongRow(rows, bytes);
+  const result: ChunkResult = { rows: row === null ? [] : [Buffer.from(row, 'latin1')], count: 1, allowed: 0, disallowed: 1 };
+  OWN_ROWS.add(result);
+  return result;
 }
 
 /**
@@ -183,7 +219,7 @@ export interface ChunkRunOptions {
  * @example await runChunks(processor, { source: process.stdin }, process.stdout, { window: 16 })
  */
 export async function runChunks(processor: ChunkProcessor, input: UrlInput, output: Writable, options: ChunkRunOptions): Promise<RunTotals> {
-  const totals: RunTotals = { urls: 0, allowed: 0, disallowed: 0 };
+  const totals: RunTotals & { overLong: number } = { urls: 0, allowed: 0, disallowed: 0, overLong: 0 };
   const inFlight: Promise<ChunkResult>[] = [];
   const maxInFlight = Math.max(1, options.window);
   let bytesRead = 0;
@@ -191,7 +227,7 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
     for (const rows of result.rows) {
       await writeAll(output, rows);
       // As below: a file descriptor's stream with nothing queued keeps nothing written.
-      if (options.fdOutput === true && output.writableLength === 0) processor.recycle?.(rows);
+      if (options.fdOutput === true && output.writableLength === 0 && !OWN_ROWS.has(result)) processor.recycle?.(rows);
     }
     count(result);
   };
@@ -200,6 +236,7 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
     totals.urls += result.count;
     totals.allowed += result.allowed;
     totals.disallowed += result.disallowed;
+    if (OWN_ROWS.has(result)) totals.overLong += result.count;
     options.progress?.update(totals, bytesRead);
   };
 
@@ -211,7 +248,12 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
       // and a new one is started.
       let out = new OutputBuffer();
       const sink = (rows: Uint8Array): void => out.append(rows);
-      for await (const chunk of completeLines(input.source, options.chunkBytes)) {
+      for await (const chunk of lineChunks(input.source, options.chunkBytes, input.maxLineBytes)) {
+        if ('overLong' in chunk) {
+          bytesRead += chunk.overLong + 1;
+          await emit(overLongResult(options.rows, chunk.overLong));
+          continue;
+        }
         bytesRead += chunk.length;
         out.clear();
         const result = await processor.process(chunk, sink);
@@ -221,9 +263,15 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
       }
       return totals;
     }
-    for await (const chunk of completeLines(input.source, options.chunkBytes)) {
-      bytesRead += chunk.length;
-      const pending = Promise.resolve(processor.process(chunk));
+    for await (const chunk of lineChunks(input.source, options.chunkBytes, input.maxLineBytes)) {
+      let pending: Promise<ChunkResult>;
+      if ('overLong' in chunk) {
+        bytesRead += chunk.overLong + 1;
+        pending = Promise.resolve(overLongResult(options.rows, chunk.overLong));
+      } else {
+        bytesRead += chunk.length;
+        pending = Promise.resolve(processor.process(chunk));
+      }
       // Settled by emit later; until then a failure must not count as unhandled.
       pending.catch(() => undefined);
       inFlight.push(pending);
