@@ -1,31 +1,22 @@
 // CLI conventions through the built binary (dist/cli/main.js): version, help, one option schema per command, --agent, file errors, several inputs, summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closestName } from '../src/cli/command.js';
 import { fileErrorText } from '../src/cli/errors.js';
 import { formatRate, formatSummary } from '../src/cli/output.js';
+import { CLI, runCli, type CliRun } from './helpers/cli.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
+const cli = (args: string[], input = ''): CliRun => runCli(args, input);
 const VERSION = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
 let dir = '';
 const path = (name: string): string => join(dir, name);
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function cli(args: string[], input = ''): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', timeout: 60_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** Runs the CLI with `args` and expects `robotstxt: <message>` on stderr, nothing on stdout, status 2. */
 function expectError(args: string[], message: RegExp): void {
@@ -36,7 +27,6 @@ function expectError(args: string[], message: RegExp): void {
 }
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   dir = mkdtempSync(join(tmpdir(), 'robotstxt-cli-conv-'));
   writeFileSync(path('robots.txt'), 'User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n');
   writeFileSync(path('a.txt'), '/a1\n/private/a2\n');

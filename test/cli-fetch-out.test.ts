@@ -4,38 +4,17 @@
 // unreachable (disallow all). The directory holds a file per ok origin and an outcomes.tsv
 // row per origin; classify reads both. Needs `npm run build` (npm test runs it first).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startServer, status, text, type Handler, type TestServer } from './helpers/http-server.js';
+import { CLI, spawnCli, type CliRun } from './helpers/cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
+const cli = (args: string[], input = ''): Promise<CliRun> => spawnCli(args, input);
 const AGENT = 'ExampleBot';
 const BODY = 'User-agent: *\nDisallow: /private/\n\nUser-agent: ExampleBot\nDisallow: /*.pdf$\nAllow: /private/ok\n';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs the CLI without blocking this process: the servers answer from its event loop. */
-function cli(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ status: code, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-  });
-}
 
 let dir = '';
 const servers: TestServer[] = [];
@@ -52,7 +31,6 @@ async function closedPort(): Promise<number> {
 }
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   dir = mkdtempSync(join(tmpdir(), 'robotstxt-cli-fetch-out-'));
 });
 afterEach(async () => {

@@ -6,8 +6,7 @@
 // of the library on the same body. Only 127.0.0.1 / localhost is ever contacted.
 // Needs `npm run build` (npm test runs it first).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -16,9 +15,10 @@ import { Robots } from '../src/index.js';
 import { FetchedRobots, runFetchClassify } from '../src/cli/fetch-classify.js';
 import type { HostPoliteness } from '../src/fetch/index.js';
 import { hang, startServer, status, text, type Handler, type TestServer } from './helpers/http-server.js';
+import { CLI, spawnCli, type CliRun } from './helpers/cli.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
+const cli = (args: string[], input = ''): Promise<CliRun> => spawnCli(args, input);
 const VERSION = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
 const AGENT = 'ExampleBot';
@@ -26,26 +26,7 @@ const BODY_A = 'User-agent: *\nDisallow: /private/\nAllow: /private/press/\n\nUs
 const BODY_B = 'User-agent: *\nDisallow: /b/\n';
 const PATHS = ['/', '/private/a', '/private/press/b', '/doc.pdf', '/doc.pdf?x', '/b/1', '/robots.txt'];
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs the CLI without blocking this process: the servers answer from its event loop. */
-function cli(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ status: code, stdout, stderr }));
-    child.stdin.on('error', () => undefined); // the CLI may exit before reading (usage errors)
-    child.stdin.end(input);
-  });
-}
 
 function rowsOf(stdout: string): string[] {
   const rows = stdout.split('\n');
@@ -75,7 +56,6 @@ async function serve(robots: Handler): Promise<TestServer> {
 }
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   dir = mkdtempSync(join(tmpdir(), 'robotstxt-cli-fetch-'));
   writeFileSync(join(dir, 'robots.txt'), BODY_B);
 });

@@ -3,34 +3,15 @@
 // Exit statuses: 0 nothing or info only, 1 warnings, 3 errors, 2 usage errors (as every
 // command). Needs `npm run build` (npm test runs it first).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startServer, status, text, type TestServer } from './helpers/http-server.js';
+import { CLI, spawnCli, type CliRun } from './helpers/cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
+const cli = (args: string[]): Promise<CliRun> => spawnCli(args);
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs the CLI without blocking this process: the servers answer from its event loop. */
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ status: code, stdout, stderr }));
-  });
-}
 
 let dir = '';
 const servers: TestServer[] = [];
@@ -41,7 +22,6 @@ function file(name: string, body: string): string {
 }
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   dir = mkdtempSync(join(tmpdir(), 'robotstxt-cli-lint-'));
 });
 afterEach(async () => {

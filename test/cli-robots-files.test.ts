@@ -1,16 +1,15 @@
 // robots files from disk: regular files only, read up to the parse limit + 1 bytes; FIFOs, devices and directories refused without blocking.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Robots, DEFAULT_MAX_BYTES } from '../src/robots.js';
 import { NotRegularFileError, readRobotsFile, SharedFileCount } from '../src/cli/robots-file.js';
 import { formatUnreadable } from '../src/cli/classify.js';
+import { CLI, runCli, type CliRun } from './helpers/cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
+const cli = (args: string[], input = ''): CliRun => runCli(args, input, 30_000);
 const RULES = 'User-agent: *\nDisallow: /private/\n';
 /** Far past the parse limit, yet sparse: it takes no disk space. */
 const BIG = 200 << 20;
@@ -18,20 +17,7 @@ const BIG = 200 << 20;
 let dir = '';
 const path = (name: string): string => join(dir, name);
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/**
- * Runs the built CLI. The timeout is a guard, not a measure: a run that blocks on a FIFO
- * (or reads a device without end) is killed and fails its status assertion.
- */
-function cli(args: string[], input = ''): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', timeout: 30_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** A regular file of `RULES` followed by zeros up to `size` bytes (a hole: nothing written). */
 function sparseRobots(name: string, size: number): string {
@@ -41,7 +27,6 @@ function sparseRobots(name: string, size: number): string {
 }
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   dir = mkdtempSync(join(tmpdir(), 'robotstxt-robots-files-'));
   execFileSync('mkfifo', [path('fifo.txt')]);
   mkdirSync(path('robots'));

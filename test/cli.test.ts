@@ -4,14 +4,13 @@
 // verdict for verdict and line for line. Needs `npm run build` (npm test runs it first).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Robots } from '../src/index.js';
+import { CLI, runCli, type CliRun } from './helpers/cli.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist', 'cli', 'main.js');
+const cli = (args: string[], input?: string | Buffer): CliRun => runCli(args, input);
 
 const ROBOTS = 'User-agent: *\nDisallow: /private/\nAllow: /private/press/\nDisallow: /*.pdf$\n\nUser-agent: FooBot\nDisallow: /\n';
 const URLS = [
@@ -26,16 +25,7 @@ const URLS = [
 let dir = '';
 const path = (name: string): string => join(dir, name);
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function cli(args: string[], input?: string | Buffer): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', maxBuffer: 256 << 20, timeout: 60_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** The row `check` must print for `url`, from the library. */
 function checkRow(body: string, agent: string, url: string, profile: 'rfc' | 'google' = 'rfc'): string {
@@ -50,7 +40,6 @@ function rowsOf(stdout: string): string[] {
 }
 
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
   dir = mkdtempSync(join(tmpdir(), 'robotstxt-cli-'));
   writeFileSync(path('robots.txt'), ROBOTS);
   writeFileSync(path('urls.txt'), `${URLS.join('\n')}\n`);
