@@ -1,6 +1,6 @@
 // Scenario: real sites (robots/<site>.txt with urls/<site>.txt from --corpus), or synthetic ones without it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import robotsParser from 'robots-parser';
 import { Robots } from '../dist/index.js';
 import { ClassifyProcessor } from '../dist/cli/jobs.js';
@@ -23,7 +23,7 @@ export function loadSites({ corpus, smoke }) {
       sites.push({ host: file.replace(/\.txt$/, ''), body: readFileSync(robotsPath, 'utf8'), urls: smoke ? urls.slice(0, 5) : urls });
       if (smoke && sites.length >= 20) break;
     }
-    return { label: `${sites.length} real sites from ${corpus}`, sites };
+    return { label: `${sites.length} real sites from ${relative(process.cwd(), corpus) || '.'}`, sites };
   }
   const r = rng(11);
   const sites = [];

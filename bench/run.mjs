@@ -2,14 +2,17 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { isAbsolute, relative } from 'node:path';
 import { machine, parseArgs } from './lib.mjs';
 import * as singleHost from './single-host.mjs';
 import * as corpus from './corpus.mjs';
 import * as multiHost from './multi-host.mjs';
 import * as compile from './compile.mjs';
 import * as adversarial from './adversarial.mjs';
+import * as retail from './retail.mjs';
+import * as sweep from './sweep.mjs';
 
-const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial };
+const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep };
 
 const args = parseArgs(process.argv.slice(2));
 // The real corpus sits next to the repository on the project machines; tests never need it.
@@ -22,9 +25,11 @@ if (args.corpus !== null && !existsSync(args.corpus)) throw new Error(`bench: --
 // A scenario run in its own process by the loop below prints only its table.
 if (process.env.BENCH_SCENARIO_ONLY !== '1') {
   console.log(`# robotstxt-wasm bench${args.smoke ? ' (smoke: tiny inputs, numbers mean nothing)' : ''}`);
-  console.log(`command: node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trimEnd());
+  // Paths relative to the working directory: a table carries no machine's layout.
+  const shown = process.argv.slice(2).map((a) => (isAbsolute(a) ? relative(process.cwd(), a) : a));
+  console.log(`command: node bench/run.mjs ${shown.join(' ')}`.trimEnd());
   console.log(`machine: ${machine()}`);
-  console.log(`corpus: ${args.corpus ?? 'synthetic (no --corpus)'}`);
+  console.log(`corpus: ${args.corpus ? relative(process.cwd(), args.corpus) : 'synthetic (no --corpus)'}`);
 }
 
 const selected = Object.keys(SCENARIOS).filter((name) => !args.only || args.only.includes(name));

@@ -16,7 +16,7 @@ describe('npm run bench, smoke mode', () => {
 
   it('prints the machine and every scenario', () => {
     expect(run.stdout).toMatch(/^machine: nproc \d+, .+, node v\d+/m);
-    for (const scenario of ['single-host', 'corpus', 'multi-host', 'compile', 'adversarial']) {
+    for (const scenario of ['single-host', 'corpus', 'multi-host', 'compile', 'adversarial', 'retail', 'sweep']) {
       expect(run.stdout).toMatch(new RegExp(`^## ${scenario}: `, 'm'));
     }
   });
@@ -24,11 +24,20 @@ describe('npm run bench, smoke mode', () => {
   it.each([
     'wasm matchLines (raw bytes)', 'wasm MatchPool.matchLines (2 threads)', 'wasm matchBatch (strings)', 'wasm MatchPool.matchBatch (strings, 2 threads)', 'wasm isAllowed (per URL)', 'wasm classify rows (mixed stream)',
     'parse + compile (forAgent)', 'naive per-rule', 'robots-parser',
+    'retail matchLines (raw bytes)', 'retail MatchPool.matchLines (2 threads)', 'retail matchBatch (strings)', 'retail isAllowed (per URL)',
   ])('has a row for %s with a rate and a ratio to each peer', (engine) => {
     const row = run.stdout.split('\n').find((l) => l.startsWith(`${engine} `));
     expect(row, engine).toBeDefined();
     // engine, count, rate (with unit), MB/s, rate per CPU-second (with unit), two peer ratios.
     expect(row).toMatch(/\s\d+\s+[\d.]+ [kMG]?\s+[\d.]+\s+[\d.]+ [kMG]?\s+[\d.]+×\s+[\d.]+×/);
+  });
+
+  it('sweeps stand-in files without the corpus: a ratio distribution and the worst files with their rule counts', () => {
+    expect(run.stdout).toMatch(/^ratio by CPU time\s+p50 [\d.]+×\s+p90 [\d.]+×\s+p99 [\d.]+×\s+max [\d.]+×$/m);
+    const worst = run.stdout.split('\n').filter((l) => l.startsWith('synthetic-'));
+    expect(worst.length).toBeGreaterThan(0);
+    // file, agent, CPU ratio, wall ratio, ns/URL, floor ns, rules, wildcards, URLs (real).
+    for (const row of worst) expect(row).toMatch(/^synthetic-\d+\s+\S+\s+[\d.]+×\s+[\d.]+×\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+\d+ \(\d+\)$/);
   });
 });
 
