@@ -8,8 +8,9 @@ import * as corpus from './corpus.mjs';
 import * as multiHost from './multi-host.mjs';
 import * as compile from './compile.mjs';
 import * as adversarial from './adversarial.mjs';
+import * as crawler from './crawler.mjs';
 
-const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial };
+const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, crawler };
 
 const args = parseArgs(process.argv.slice(2));
 // The real corpus sits next to the repository on the project machines; tests never need it.
