@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
 import { machine, parseArgs } from './lib.mjs';
 import * as singleHost from './single-host.mjs';
 import * as corpus from './corpus.mjs';
@@ -25,7 +26,8 @@ if (process.env.BENCH_SCENARIO_ONLY !== '1') {
   console.log(`# robotstxt-wasm bench${args.smoke ? ' (smoke: tiny inputs, numbers mean nothing)' : ''}`);
   console.log(`command: node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trimEnd());
   console.log(`machine: ${machine()}`);
-  console.log(`corpus: ${args.corpus ?? 'synthetic (no --corpus)'}`);
+  // Relative, so that pasted output names no machine path.
+  console.log(`corpus: ${args.corpus === null ? 'synthetic (no --corpus)' : relative(process.cwd(), args.corpus) || '.'}`);
 }
 
 const selected = Object.keys(SCENARIOS).filter((name) => !args.only || args.only.includes(name));
