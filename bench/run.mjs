@@ -11,8 +11,9 @@ import * as compile from './compile.mjs';
 import * as adversarial from './adversarial.mjs';
 import * as retail from './retail.mjs';
 import * as sweep from './sweep.mjs';
+import * as crawler from './crawler.mjs';
 
-const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep };
+const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep, crawler };
 
 const args = parseArgs(process.argv.slice(2));
 // The real corpus sits next to the repository on the project machines; tests never need it.
@@ -29,7 +30,8 @@ if (process.env.BENCH_SCENARIO_ONLY !== '1') {
   const shown = process.argv.slice(2).map((a) => (isAbsolute(a) ? relative(process.cwd(), a) : a));
   console.log(`command: node bench/run.mjs ${shown.join(' ')}`.trimEnd());
   console.log(`machine: ${machine()}`);
-  console.log(`corpus: ${args.corpus ? relative(process.cwd(), args.corpus) : 'synthetic (no --corpus)'}`);
+  // Relative, so that pasted output names no machine path.
+  console.log(`corpus: ${args.corpus === null ? 'synthetic (no --corpus)' : relative(process.cwd(), args.corpus) || '.'}`);
 }
 
 const selected = Object.keys(SCENARIOS).filter((name) => !args.only || args.only.includes(name));

@@ -6,7 +6,12 @@
 // Matching itself is the core's RFC profile; where robots-parser and RFC 9309 disagree
 // the RFC wins (docs/COMPAT.md lists every such difference).
 import { Robots, crawlDelayForReducedName, matcherForReducedName } from './robots.js';
+import type { AgentMatcher } from './matcher.js';
+import { RobotsOrigin } from './compat-url.js';
 import { describe } from './errors.js';
+
+/** Distinct User-Agent strings whose matcher a parser remembers; past it the memo starts over. */
+const UA_MEMO_SIZE = 64;
 
 /** What {@link robotsParser} returns: the robots-parser v3 method set. */
 export interface RobotsParserCompat {
@@ -53,21 +58,6 @@ export interface RobotsParserCompat {
   readonly robots: Robots;
 }
 
-// Relative URLs (robots-parser ≥ 2.3) are resolved against this base. `.invalid` is
-// reserved (RFC 2606 §2) and never resolves, so no real crawl target can collide with it.
-const RELATIVE_BASE = 'http://relative.invalid/';
-const MATCH_PREFIX = 'http://relative.invalid';
-
-/** Parses `url` (absolute, or relative to {@link RELATIVE_BASE}); `null` when it is not a valid URL. */
-function parseUrl(url: unknown): URL | null {
-  if (typeof url !== 'string') return null;
-  try {
-    return new URL(url, RELATIVE_BASE);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Reduces a User-Agent string the way robots-parser does: `undefined`/`null`/empty means `*`,
  * otherwise lowercase, cut at the first `/` (the version), trimmed: `'Sams-Bot/1.0'` → `'sams-bot'`.
@@ -93,7 +83,12 @@ export function reduceUserAgent(ua: string | undefined): string {
 
 class CompatRobots implements RobotsParserCompat {
   readonly robots: Robots;
-  readonly #origin: URL | null;
+  readonly #origin: RobotsOrigin;
+  /** The last User-Agent string asked about and its matcher: crawlers repeat one. */
+  #lastUa: string | undefined = undefined;
+  #lastMatcher: AgentMatcher | null = null;
+  /** Matchers by User-Agent string as passed (reduced and looked up once per string). */
+  readonly #byUa = new Map<string, AgentMatcher>();
 
   constructor(url: unknown, contents: unknown) {
     // robots-parser treats a missing body (`null`, `undefined`, '') as an empty file.
@@ -101,37 +96,33 @@ class CompatRobots implements RobotsParserCompat {
     if (typeof contents !== 'string' && !(contents instanceof Uint8Array)) {
       throw new TypeError(`contents must be a string, Uint8Array, null or undefined, got ${describe(contents)}`);
     }
-    this.#origin = parseUrl(url);
+    this.#origin = new RobotsOrigin(url);
     this.robots = Robots.parse(contents, { profile: 'rfc' });
   }
 
-  /** The URL the core should match (path+query behind a fixed origin), or `null` when `url` is not on this robots.txt's origin. */
-  #matchUrlOf(url: string): string | null {
-    const parsed = parseUrl(url);
-    const origin = this.#origin;
-    // RFC 9309 §2.3: the file at `scheme:[//authority]/robots.txt` holds the rules of that
-    // scheme and authority (host and port). WHATWG URL already lowercases and punycodes
-    // hosts and drops default ports.
-    if (
-      parsed === null ||
-      origin === null ||
-      parsed.protocol !== origin.protocol ||
-      parsed.hostname !== origin.hostname ||
-      parsed.port !== origin.port
-    ) {
-      return null;
+  /** The matcher for a crawler's User-Agent, reduced as robots-parser reduces it (memoized per string). */
+  #matcherFor(ua: string | undefined): AgentMatcher {
+    if (ua === this.#lastUa && this.#lastMatcher !== null) return this.#lastMatcher;
+    // Other non-strings go through reduceUserAgent each time: it maps null to '*' and
+    // names any other type in its TypeError.
+    if (typeof ua !== 'string' && ua !== undefined) return matcherForReducedName(this.robots, reduceUserAgent(ua));
+    let matcher = ua === undefined ? undefined : this.#byUa.get(ua);
+    if (matcher === undefined) {
+      matcher = matcherForReducedName(this.robots, reduceUserAgent(ua));
+      if (ua !== undefined) {
+        if (this.#byUa.size >= UA_MEMO_SIZE) this.#byUa.clear();
+        this.#byUa.set(ua, matcher);
+      }
     }
-    // The path as a browser or fetch() would request it: dot segments resolved,
-    // fragment dropped. The core's RFC profile then percent-normalizes it (§2.2.2).
-    // It goes to the core behind a fixed authority: a bare path such as `//x` would
-    // otherwise read as a network-path reference to host `x`.
-    return MATCH_PREFIX + parsed.pathname + parsed.search;
+    this.#lastUa = ua;
+    this.#lastMatcher = matcher;
+    return matcher;
   }
 
   isAllowed(url: string, ua?: string): boolean | undefined {
-    const matchUrl = this.#matchUrlOf(url);
+    const matchUrl = this.#origin.matchUrl(url);
     if (matchUrl === null) return undefined;
-    return matcherForReducedName(this.robots, reduceUserAgent(ua)).isAllowed(matchUrl);
+    return this.#matcherFor(ua).isAllowed(matchUrl);
   }
 
   isDisallowed(url: string, ua?: string): boolean {
@@ -139,9 +130,9 @@ class CompatRobots implements RobotsParserCompat {
   }
 
   getMatchingLineNumber(url: string, ua?: string): number {
-    const matchUrl = this.#matchUrlOf(url);
+    const matchUrl = this.#origin.matchUrl(url);
     if (matchUrl === null) return -1;
-    const { line } = matcherForReducedName(this.robots, reduceUserAgent(ua)).explain(matchUrl);
+    const { line } = this.#matcherFor(ua).explain(matchUrl);
     return line > 0 ? line : -1;
   }
 

@@ -175,6 +175,9 @@ export class Robots {
    */
   readonly acap: AcapPolicy | null;
   private readonly matchers = new Map<string, AgentMatcher>();
+  /** The agent string of the last forAgent call and its matcher: a crawler repeats one. */
+  private lastAgent: string | undefined = undefined;
+  private lastMatcher: AgentMatcher | null = null;
 
   private constructor(
     readonly profile: Profile,
@@ -236,7 +239,12 @@ export class Robots {
    * @example robots.forAgent('ExampleBot').matchBatch(urls)
    */
   forAgent(userAgent: string): AgentMatcher {
-    return this.matchers.get(userAgent) ?? this.cached(checkAgent(userAgent));
+    if (userAgent === this.lastAgent && this.lastMatcher !== null) return this.lastMatcher;
+    const matcher = this.matchers.get(userAgent) ?? this.cached(checkAgent(userAgent));
+    // Kept even when the Map drops it: a matcher stays valid, it is only recompiled on demand.
+    this.lastAgent = userAgent;
+    this.lastMatcher = matcher;
+    return matcher;
   }
 
   /** The cached matcher of a checked agent (or compat's reduced name), compiled on a miss. */

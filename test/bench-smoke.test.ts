@@ -16,7 +16,7 @@ describe('npm run bench, smoke mode', () => {
 
   it('prints the machine and every scenario', () => {
     expect(run.stdout).toMatch(/^machine: nproc \d+, .+, node v\d+/m);
-    for (const scenario of ['single-host', 'corpus', 'multi-host', 'compile', 'adversarial', 'retail', 'sweep']) {
+    for (const scenario of ['single-host', 'corpus', 'multi-host', 'compile', 'adversarial', 'retail', 'sweep', 'crawler']) {
       expect(run.stdout).toMatch(new RegExp(`^## ${scenario}: `, 'm'));
     }
   });
