@@ -14,8 +14,8 @@ import type * as IndexModule from '../src/index.js';
 import { suitePools } from './helpers/suite-pools.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const distPool = join(root, 'dist', 'pool.js');
-if (!existsSync(distPool)) throw new Error('dist/pool.js is missing: run `npm run build` first');
+const distPool = join(root, 'dist', 'pool', 'index.js');
+if (!existsSync(distPool)) throw new Error('dist/pool/index.js is missing: run `npm run build` first');
 // The pool checks `instanceof AgentMatcher`: matchers must come from the same dist/ build.
 const { MatchPool } = (await import(pathToFileURL(distPool).href)) as typeof PoolModule;
 const { Robots } = (await import(pathToFileURL(join(root, 'dist', 'index.js')).href)) as typeof IndexModule;
