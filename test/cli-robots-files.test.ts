@@ -112,7 +112,7 @@ describe('check --robots', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('disallow\t2\t/private/x\nallow\t0\t/open\n');
     expect(r.stderr).toBe(
-      `robotstxt: --robots ${file} is over ${DEFAULT_MAX_BYTES} bytes: only the lines within the first ${DEFAULT_MAX_BYTES} are used (RFC 9309 §2.5)\n`,
+      `robotstxt: --robots ${file} is over ${DEFAULT_MAX_BYTES} bytes (--max-robots-bytes): only the lines within the first ${DEFAULT_MAX_BYTES} are used (RFC 9309 §2.5)\n`,
     );
   });
 });
@@ -139,7 +139,11 @@ describe('classify --robots-dir with host files that are not regular files', () 
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n').slice(0, -1)).toEqual(expectedRows);
     expect(r.stderr).toMatch(/^robotstxt: 2 robots files unreadable \(not a regular file; their hosts' URLs disallowed, line 0\), first: /);
-    expect(r.stderr).toMatch(/(fifo\.example\.txt: is a FIFO, not a regular file|dir\.example\.txt: is a directory)\n$/);
+    expect(r.stderr).toMatch(/(fifo\.example\.txt: is a FIFO, not a regular file|dir\.example\.txt: is a directory)\n/);
+    // The large host file is read up to the limit, and counted once across the threads.
+    expect(r.stderr).toMatch(
+      new RegExp(`\\nrobotstxt: 1 robots file cut at --max-robots-bytes \\(${DEFAULT_MAX_BYTES}\\): .*, first: .*big\\.example\\.txt: over ${DEFAULT_MAX_BYTES} bytes\\n$`),
+    );
   });
 
   it('--missing allow does not change their verdict (JSONL rows too)', () => {

@@ -9,6 +9,7 @@ import { CliError, fileErrorText } from './errors.js';
 import { defaultUserAgent, describeFetch, fetchCheckRobots, isRobotsUrl, type CliFetchOptions } from './fetch.js';
 import { readRobotsFile } from './robots-file.js';
 import { DEFAULT_MAX_BYTES } from '../robots.js';
+import type { EngineLimits } from '../wasm/index.js';
 
 export interface CheckOptions extends Partial<RowFormat> {
   /** A robots.txt file, or an http(s) URL on the site whose /robots.txt is fetched. */
@@ -26,6 +27,10 @@ export interface CheckOptions extends Partial<RowFormat> {
   readonly chunkBytes?: number;
   /** Longest URL line in bytes (default DEFAULT_MAX_URL_BYTES); see UrlInput.maxLineBytes. */
   readonly maxUrlBytes?: number;
+  /** Bytes of the robots.txt read and parsed (--max-robots-bytes; default DEFAULT_MAX_BYTES). */
+  readonly maxRobotsBytes?: number;
+  /** Engine limits for worker threads (this thread's are set by the caller: engineSettings). */
+  readonly engine?: Partial<EngineLimits>;
   /** See RunOptions.fdOutput: true only for process.stdout. */
   readonly fdOutput?: boolean;
   readonly progress?: ProgressSink | null;
@@ -37,9 +42,9 @@ export interface CheckOptions extends Partial<RowFormat> {
  * read; the extra byte lets the parser see the cut and set `truncated`).
  * @example readCheckRobots('robots.txt').length // ≤ DEFAULT_MAX_BYTES + 1
  */
-export function readCheckRobots(path: string): Uint8Array {
+export function readCheckRobots(path: string, limit: number = DEFAULT_MAX_BYTES): Uint8Array {
   try {
-    return readRobotsFile(path);
+    return readRobotsFile(path, limit);
   } catch (error) {
     throw new CliError(`cannot read --robots ${path}: ${fileErrorText(error)}`);
   }
@@ -111,13 +116,15 @@ export async function withUrlInput<T>(
 async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'robots' | 'table' | 'outcome'>> {
   const tell = options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`));
   if (!isRobotsUrl(options.robotsPath)) {
-    const robots = readCheckRobots(options.robotsPath);
-    if (robots.length > DEFAULT_MAX_BYTES) {
-      tell(`--robots ${options.robotsPath} is over ${DEFAULT_MAX_BYTES} bytes: only the lines within the first ${DEFAULT_MAX_BYTES} are used (RFC 9309 §2.5)`);
+    const limit = options.maxRobotsBytes ?? DEFAULT_MAX_BYTES;
+    const robots = readCheckRobots(options.robotsPath, limit);
+    if (robots.length > limit) {
+      tell(`--robots ${options.robotsPath} is over ${limit} bytes (--max-robots-bytes): only the lines within the first ${limit} are used (RFC 9309 §2.5)`);
     }
     return { robots };
   }
-  const result = await fetchCheckRobots(options.robotsPath, options.fetch ?? { userAgent: defaultUserAgent() }, options.profile);
+  const fetch = options.fetch ?? { userAgent: defaultUserAgent() };
+  const result = await fetchCheckRobots(options.robotsPath, { ...fetch, maxBytes: fetch.maxBytes ?? options.maxRobotsBytes }, options.profile);
   const note = describeFetch(result);
   if (note !== null) tell(note);
   // The compiled table is plain bytes: it travels to workers like a file's body would.
@@ -142,6 +149,8 @@ export async function runCheck(options: CheckOptions, stdin: Readable, stdout: W
     profile: options.profile,
     format: options.format ?? 'tsv',
     only: options.only ?? null,
+    ...(options.maxRobotsBytes === undefined ? {} : { maxBytes: options.maxRobotsBytes }),
+    ...(options.engine === undefined ? {} : { engine: options.engine }),
   };
   return withUrlInput(options.urlsPath, stdin, { readBytes: options.chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runJob(job, input, stdout, {

@@ -9,6 +9,8 @@ import { withUrlInput, type UrlPaths } from './check.js';
 import { CliError, fileErrorText } from './errors.js';
 import { readOutcomes } from './classify/index.js';
 import { SharedFileCount } from './robots-file.js';
+import { DEFAULT_MAX_BYTES } from '../robots.js';
+import type { EngineLimits } from '../wasm/index.js';
 
 /** Compiled hosts kept by default: bounded memory on inputs with millions of hosts. */
 export const DEFAULT_CACHE_HOSTS = 10_000;
@@ -29,6 +31,10 @@ export interface ClassifyRunOptions extends Partial<RowFormat> {
   readonly chunkBytes?: number;
   /** Longest URL line in bytes (--max-url-bytes; see CheckOptions.maxUrlBytes). */
   readonly maxUrlBytes?: number;
+  /** Bytes of each robots.txt read and parsed (--max-robots-bytes; default DEFAULT_MAX_BYTES). */
+  readonly maxRobotsBytes?: number;
+  /** Engine limits for worker threads (this thread's are set by the caller: engineSettings). */
+  readonly engine?: Partial<EngineLimits>;
   readonly progress?: ProgressSink | null;
 }
 
@@ -46,6 +52,17 @@ export interface ClassifyOptions extends ClassifyRunOptions {
 export interface ClassifyTotals extends RunTotals {
   /** Host files that were no regular file (FIFO, device, directory, socket): their hosts were disallowed, line 0. */
   readonly unreadableRobots: number;
+  /** Host files longer than --max-robots-bytes: only the lines within the limit were used. */
+  readonly cutRobots: number;
+}
+
+/**
+ * The note for robots.txt files longer than the parse limit (`what`: files, or fetched
+ * robots.txt), naming the limit: only their lines within it were used (RFC 9309 §2.5).
+ * @example formatCut(1, 512000) // '1 robots file cut at --max-robots-bytes (512000): only the lines within the limit used (RFC 9309 §2.5)'
+ */
+export function formatCut(count: number, limit: number, what = 'robots file'): string {
+  return `${count} ${what}${count === 1 ? '' : 's'} cut at --max-robots-bytes (${limit}): only the lines within the limit used (RFC 9309 §2.5)`;
 }
 
 /**
@@ -76,6 +93,8 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
   readOutcomes(options.robotsDir);
   // Shared with the workers, which count the files they refuse into it.
   const unreadable = new SharedFileCount(SharedFileCount.buffer());
+  const cut = new SharedFileCount(SharedFileCount.buffer());
+  const maxBytes = options.maxRobotsBytes ?? DEFAULT_MAX_BYTES;
   const job: ClassifyJob = {
     kind: 'classify',
     robotsDir: options.robotsDir,
@@ -84,6 +103,9 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
     missing: options.missing ?? 'allow',
     cacheHosts: options.cacheHosts ?? DEFAULT_CACHE_HOSTS,
     unreadable: unreadable.shared,
+    cut: cut.shared,
+    maxBytes,
+    ...(options.engine === undefined ? {} : { engine: options.engine }),
     format: options.format ?? 'tsv',
     only: options.only ?? null,
   };
@@ -92,9 +114,9 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
       workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
     }),
   );
+  const tell = options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`));
   const count = unreadable.count;
-  if (count > 0) {
-    (options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`)))(formatUnreadable(count, unreadable.firstFile));
-  }
-  return { ...totals, unreadableRobots: count };
+  if (count > 0) tell(formatUnreadable(count, unreadable.firstFile));
+  if (cut.count > 0) tell(`${formatCut(cut.count, maxBytes)}, first: ${cut.firstFile ?? ''}`);
+  return { ...totals, unreadableRobots: count, cutRobots: cut.count };
 }

@@ -45,6 +45,8 @@ export interface FetchClassifyOptions extends ClassifyRunOptions, CliFetchOption
 /** Totals of a `classify --fetch` run, with the robots.txt outcomes. */
 export interface FetchClassifyTotals extends RunTotals {
   readonly robots: FetchCounts;
+  /** robots.txt fetched ok but longer than --max-robots-bytes (only their first lines used). */
+  readonly cutRobots: number;
 }
 
 /**
@@ -64,6 +66,7 @@ async function runWithFetch(options: FetchClassifyOptions, stdin: Readable, stdo
   const source = new FetchedRobots({
     userAgent: options.userAgent,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     agent: options.agent,
     profile: options.profile,
@@ -85,7 +88,7 @@ async function runWithFetch(options: FetchClassifyOptions, stdin: Readable, stdo
   const totals = await withUrlInput(options.urlsPath, stdin, { readBytes: chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runChunks(processor, input, stdout, { window: FETCH_WINDOW_CHUNKS, chunkBytes, progress: options.progress ?? null, rows }),
   );
-  return { ...totals, robots: { ...source.counts } };
+  return { ...totals, robots: { ...source.counts }, cutRobots: source.cut };
 }
 
 /**

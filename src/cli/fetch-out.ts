@@ -11,7 +11,7 @@ import { checkAgent } from './agent.js';
 import { stringOption, type Command } from './command.js';
 import { CliError, fileErrorText } from './errors.js';
 import { withCliFetch, type CliFetchOptions } from './fetch.js';
-import { FETCH_OPTIONS, checkUrlInputs, fetchSettings, milliseconds, oneOf, positiveInteger } from './options.js';
+import { FETCH_OPTIONS, MAX_ROBOTS_OPTION, checkUrlInputs, fetchSettings, maxRobotsBytes, milliseconds, oneOf, positiveInteger } from './options.js';
 import { productTokenOf } from '../fetch/index.js';
 import {
   DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, FETCH_WINDOW_CHUNKS, formatFetchCounts,
@@ -230,10 +230,11 @@ async function runWithFetch(options: FetchOutOptions & { readonly fetch: FetchLi
     throw new CliError(`cannot create --out ${options.out}: ${fileErrorText(error)}`);
   }
   const outcomesPath = join(options.out, OUTCOMES_FILE);
-  const recorder = new BodyRecorder(options.fetch, DEFAULT_MAX_BYTES + 1);
+  const recorder = new BodyRecorder(options.fetch, (options.maxBytes ?? DEFAULT_MAX_BYTES) + 1);
   const robots = new FetchedRobots({
     userAgent: options.userAgent,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
     fetch: recorder.fetch,
     agent: options.agent,
     profile: options.profile,
@@ -298,6 +299,7 @@ under both http:// and https:// has one file: the origin seen first is fetched.`
       help: `cap on the crawl-delay honoured between two robots.txt requests to one host (default ${DEFAULT_MAX_DELAY_MS}; 0: never wait)`,
     },
     'chunk-bytes': { type: 'string', value: 'N', help: `input bytes per chunk (default ${FETCH_CHUNK_BYTES})` },
+    'max-robots-bytes': { ...MAX_ROBOTS_OPTION, help: `bytes of each robots.txt read and written (default ${DEFAULT_MAX_BYTES}, the least RFC 9309 §2.5 allows); give classify the same value` },
     quiet: { type: 'boolean', help: 'no summary on stderr' },
   },
   async run(args, context) {
@@ -309,6 +311,7 @@ under both http:// and https:// has one file: the origin seen first is fetched.`
     const totals = await runFetchOut(
       {
         ...settings,
+        maxBytes: maxRobotsBytes(args),
         out,
         urlsPath: args.positionals,
         agent: agentFlag === undefined ? tokenOfUserAgent(settings.userAgent) : checkAgent(agentFlag),

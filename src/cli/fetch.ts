@@ -11,6 +11,11 @@ export interface CliFetchOptions {
   readonly userAgent: string;
   /** Deadline for one robots.txt exchange, redirects and body included (`--timeout-ms`). */
   readonly timeoutMs?: number;
+  /**
+   * Bytes of each robots.txt read and parsed (`--max-robots-bytes`; default the library's,
+   * DEFAULT_MAX_BYTES; at least MIN_MAX_BYTES, RFC 9309 §2.5).
+   */
+  readonly maxBytes?: number;
 }
 
 /**
@@ -97,7 +102,7 @@ export async function fetchCheckRobots(url: string, options: CliFetchOptions, pr
   if (robotsUrl.hostname === '') throw new CliError(`--robots ${JSON.stringify(url)} has no host`);
   try {
     return await withCliFetch(undefined, options.timeoutMs, (fetch) =>
-      fetchRobots(robotsUrl, { userAgent: options.userAgent, timeoutMs: options.timeoutMs, profile, fetch }));
+      fetchRobots(robotsUrl, { userAgent: options.userAgent, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, profile, fetch }));
   } catch (error) {
     // Only invalid arguments reject (fetchRobots maps every network outcome to a status).
     if (error instanceof TypeError || error instanceof RangeError) throw new CliError(`cannot fetch --robots ${url}: ${error.message}`);

@@ -3,6 +3,7 @@ import { Robots } from '../robots.js';
 import type { Profile } from '../parse/lexer.js';
 import { getEngine, type RowSink } from '../wasm/index.js';
 import type { RobotsFetchStatus } from '../fetch/index.js';
+import type { EngineLimits } from '../wasm/index.js';
 import { ClassifyProcessor } from './classify/directory-source.js';
 import { fetchedRowOptions, rowOptions, type RowFormat } from './row-options.js';
 
@@ -10,8 +11,16 @@ export type { RowFormat } from './row-options.js';
 // The directory classifier lives with the fetch one in classify/ (one HostTables for both).
 export { ClassifyProcessor } from './classify/directory-source.js';
 
+/** What every job carries to the threads that run it (plain data). */
+export interface JobLimits {
+  /** Bytes of a robots.txt parsed (`--max-robots-bytes`; default DEFAULT_MAX_BYTES). */
+  readonly maxBytes?: number;
+  /** Engine limits each worker thread sets before its first call (`--max-memory-mb`, the URL limit). */
+  readonly engine?: Partial<EngineLimits>;
+}
+
 /** `check`: one robots.txt body for every URL. Plain data, so it can be posted to a worker. */
-export interface CheckJob extends RowFormat {
+export interface CheckJob extends RowFormat, JobLimits {
   readonly kind: 'check';
   readonly robots: Uint8Array;
   /** Rules already compiled for `agent` (a fetched robots.txt); used instead of `robots`. */
@@ -26,7 +35,7 @@ export interface CheckJob extends RowFormat {
 }
 
 /** `classify`: each URL against its host's robots.txt from a directory. Plain data too. */
-export interface ClassifyJob extends RowFormat {
+export interface ClassifyJob extends RowFormat, JobLimits {
   readonly kind: 'classify';
   readonly robotsDir: string;
   readonly agent: string;
@@ -40,6 +49,11 @@ export interface ClassifyJob extends RowFormat {
    * it refused to read (not regular files), for the run's summary. Default: a count of its own.
    */
   readonly unreadable?: SharedArrayBuffer;
+  /**
+   * A SharedFileCount buffer where every thread counts the robots files longer than
+   * `maxBytes` (only their first lines parsed, RFC 9309 §2.5). Default: a count of its own.
+   */
+  readonly cut?: SharedArrayBuffer;
 }
 
 export type Job = CheckJob | ClassifyJob;
@@ -69,7 +83,8 @@ class CheckProcessor implements ChunkProcessor {
   private readonly options: number;
 
   constructor(job: CheckJob) {
-    this.table = job.table ?? Robots.parse(job.robots, { profile: job.profile }).forAgent(job.agent).table;
+    this.table = job.table ?? Robots.parse(job.robots, { profile: job.profile, ...(job.maxBytes === undefined ? {} : { maxBytes: job.maxBytes }) })
+      .forAgent(job.agent).table;
     this.options = rowOptions(job) | (job.outcome === undefined ? 0 : fetchedRowOptions(job.outcome));
   }
 

@@ -1,12 +1,12 @@
 // `robotstxt lint FILE|URL`: lintRobots' diagnostics as text or JSON, the exit status by the worst severity.
 import { readFileSync } from 'node:fs';
-import { DEFAULT_MAX_BYTES, fetchRobots, type FetchLike, type RobotsFetchResult } from '../fetch/index.js';
+import { DEFAULT_MAX_BYTES, MIN_MAX_BYTES, fetchRobots, type FetchLike, type RobotsFetchResult } from '../fetch/index.js';
 import { lintRobots, worstSeverity, type LintDiagnostic } from '../lint/index.js';
 import type { Profile } from '../parse/lexer.js';
 import { stringOption, type Command } from './command.js';
 import { CliError, fileErrorText } from './errors.js';
 import { describeFetch, isRobotsUrl, withCliFetch, type CliFetchOptions } from './fetch.js';
-import { FETCH_OPTIONS, fetchSettings, oneOf, refuse } from './options.js';
+import { FETCH_OPTIONS, MAX_ROBOTS_OPTION, fetchSettings, maxRobotsBytes, oneOf, refuse } from './options.js';
 
 /** Exit statuses of `lint`: 2 stays the CLI's usage error, so errors found in the file are 3. */
 export const LINT_EXIT = Object.freeze({ clean: 0, warning: 1, usage: 2, error: 3 });
@@ -71,7 +71,7 @@ export async function lintSource(source: string, profile: Profile, settings: Cli
     } catch (error) {
       throw new CliError(`cannot read ${source}: ${fileErrorText(error)}`);
     }
-    return { source, profile, diagnostics: lintRobots(body, { profile }) };
+    return { source, profile, diagnostics: lintRobots(body, { profile, maxBytes: settings.maxBytes ?? DEFAULT_MAX_BYTES }) };
   }
   let url: URL;
   try {
@@ -81,16 +81,17 @@ export async function lintSource(source: string, profile: Profile, settings: Cli
   }
   if (url.hostname === '') throw new CliError(`${JSON.stringify(source)} has no host`);
   return withCliFetch(fetch, settings.timeoutMs, async (client) => {
-    const recorder = recordingFetch(client, DEFAULT_MAX_BYTES + 1);
+    const maxBytes = settings.maxBytes ?? DEFAULT_MAX_BYTES;
+    const recorder = recordingFetch(client, maxBytes + 1);
     let result: RobotsFetchResult;
     try {
-      result = await fetchRobots(url, { userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, profile, fetch: recorder.fetch });
+      result = await fetchRobots(url, { userAgent: settings.userAgent, timeoutMs: settings.timeoutMs, maxBytes, profile, fetch: recorder.fetch });
     } catch (error) {
       if (error instanceof TypeError || error instanceof RangeError) throw new CliError(`cannot fetch ${source}: ${error.message}`);
       throw error;
     }
     const failed = fetchDiagnostic(result);
-    const diagnostics = failed === null ? lintRobots(recorder.body(), { profile }) : [failed];
+    const diagnostics = failed === null ? lintRobots(recorder.body(), { profile, maxBytes }) : [failed];
     return { source: result.url, profile, diagnostics };
   });
 }
@@ -135,6 +136,10 @@ unreadable file).`,
     format: { type: 'string', value: 'text|json', help: 'output (default text)' },
     profile: { type: 'string', value: 'rfc|google', help: 'whose reading is linted (default rfc)' },
     quiet: { type: 'boolean', help: 'no summary line on stderr' },
+    'max-robots-bytes': {
+      ...MAX_ROBOTS_OPTION,
+      help: `the parse limit linted against: lines past it get past-parse-limit (default ${DEFAULT_MAX_BYTES}, at least ${MIN_MAX_BYTES}, RFC 9309 §2.5)`,
+    },
     ...FETCH_OPTIONS,
   },
   async run(args, context) {
@@ -145,7 +150,7 @@ unreadable file).`,
     if (!isRobotsUrl(source)) refuse(args, Object.keys(FETCH_OPTIONS), 'applies only when linting a URL (http(s)://...)');
     const format = oneOf<'text' | 'json'>('format', stringOption(args, 'format'), ['text', 'json'], 'text');
     const profile = oneOf<Profile>('profile', stringOption(args, 'profile'), ['rfc', 'google'], 'rfc');
-    const report = await lintSource(source, profile, fetchSettings(args));
+    const report = await lintSource(source, profile, { ...fetchSettings(args), maxBytes: maxRobotsBytes(args) });
     const counts = countSeverities(report.diagnostics);
     if (format === 'json') {
       context.stdout.write(`${JSON.stringify({ source: report.source, profile, diagnostics: report.diagnostics, counts })}\n`);

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The `robotstxt` command: the table of subcommands, dispatch, help and version, and the process's exit.
 import { runCheck } from './check.js';
-import { runClassify, DEFAULT_CACHE_HOSTS } from './classify.js';
+import { runClassify, DEFAULT_CACHE_HOSTS, formatCut } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
 import { diffCommand } from './diff.js';
-import { CliError, fileErrorText } from './errors.js';
+import { CliError, EXIT_LIMIT, fileErrorText, limitErrorText } from './errors.js';
 import { fetchOutCommand } from './fetch-out.js';
 import { isRobotsUrl } from './fetch.js';
 import { lintCommand } from './lint.js';
@@ -13,7 +13,8 @@ import {
   DEFAULT_CONCURRENCY, DEFAULT_MAX_DELAY_MS, FETCH_CHUNK_BYTES, formatFetchCounts, runFetchClassify,
 } from './fetch-classify.js';
 import {
-  FETCH_OPTIONS, ROW_OPTIONS, WORKERS_OPTION, fetchSettings, milliseconds, oneOf, positiveInteger, refuse, runRows,
+  FETCH_OPTIONS, ROW_OPTIONS, WORKERS_OPTION, engineSettings, fetchSettings, maxRobotsBytes, milliseconds, oneOf, positiveInteger, refuse,
+  runRows,
 } from './options.js';
 import { EXIT_OUTPUT_ERROR, closedOutput, stdoutWasClosed, stopOutput } from './output.js';
 import { TtyProgress, sameTerminal, shouldDrawProgress } from './progress.js';
@@ -30,13 +31,17 @@ reads them: \\\\ \\t \\n \\r for backslash TAB LF CR, \\xHH for other control by
 
 /** The options every row-printing command reads the same way, and its URL inputs (the positionals). */
 function rowOptions(args: ParsedArgs, chunkBytes: number) {
+  const maxUrlBytes = positiveInteger('max-url-bytes', stringOption(args, 'max-url-bytes'), DEFAULT_MAX_URL_BYTES);
   return {
     agent: checkAgent(stringOption(args, 'agent')),
     profile: oneOf<Profile>('profile', stringOption(args, 'profile'), ['rfc', 'google'], 'rfc'),
     format: oneOf<'tsv' | 'jsonl'>('format', stringOption(args, 'format'), ['tsv', 'jsonl'], 'tsv'),
     only: args.values.only === undefined ? null : oneOf<'allowed' | 'disallowed'>('only', stringOption(args, 'only'), ['allowed', 'disallowed'], 'allowed'),
     chunkBytes: positiveInteger('chunk-bytes', stringOption(args, 'chunk-bytes'), chunkBytes),
-    maxUrlBytes: positiveInteger('max-url-bytes', stringOption(args, 'max-url-bytes'), DEFAULT_MAX_URL_BYTES),
+    maxUrlBytes,
+    maxRobotsBytes: maxRobotsBytes(args),
+    // Applied to this thread's engine now; the job carries them to worker threads.
+    engine: engineSettings(args, maxUrlBytes),
     fdOutput: true,
     urlsPath: args.positionals,
   };
@@ -65,7 +70,7 @@ disallowed; a line on stderr says which.`,
     const options = {
       ...rowOptions(args, CHUNK_BYTES),
       robotsPath: robots,
-      fetch: fetchSettings(args),
+      fetch: { ...fetchSettings(args), maxBytes: maxRobotsBytes(args) },
       workers: positiveInteger('workers', stringOption(args, 'workers'), 1),
     };
     return runRows(args, context, async (progress) => ({ totals: await runCheck({ ...options, progress }, context.stdin, context.stdout) }));
@@ -132,12 +137,14 @@ unreachable (or none: no http(s) origin).`,
       const options = {
         ...classifyOptions,
         ...fetchSettings(args),
+        maxBytes: classifyOptions.maxRobotsBytes,
         concurrency: positiveInteger('concurrency', stringOption(args, 'concurrency'), DEFAULT_CONCURRENCY),
         maxDelayMs: milliseconds('max-delay-ms', stringOption(args, 'max-delay-ms'), DEFAULT_MAX_DELAY_MS, 0),
       };
       return runRows(args, context, async (progress) => {
         const fetched = await runFetchClassify({ ...options, progress }, context.stdin, context.stdout);
-        return { totals: fetched, notes: [formatFetchCounts(fetched.robots)] };
+        const cut = fetched.cutRobots > 0 ? [formatCut(fetched.cutRobots, options.maxBytes, 'fetched robots.txt file')] : [];
+        return { totals: fetched, notes: [formatFetchCounts(fetched.robots), ...cut] };
       });
     }
     const options = { ...classifyOptions, robotsDir: dir, workers: positiveInteger('workers', stringOption(args, 'workers'), 1) };
@@ -299,9 +306,15 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (isBrokenPipe(error)) process.exit(0);
     eraseProgress();
+    const limit = limitErrorText(error);
     if (error instanceof CliError) {
       process.stderr.write(`robotstxt: ${error.message}\n`);
       process.exitCode = 2;
+    } else if (limit !== null) {
+      // An engine limit (Wasm memory, URL length) is the input meeting the run's settings,
+      // not a fault: one line saying which and what to change, no stack trace.
+      process.stderr.write(`robotstxt: ${limit}\n`);
+      process.exitCode = EXIT_LIMIT;
     } else {
       process.stderr.write(`robotstxt: internal error: ${(error as Error).stack ?? String(error)}\n`);
       process.exitCode = 70;

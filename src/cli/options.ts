@@ -7,6 +7,12 @@ import { checkUserAgent, defaultUserAgent, type CliFetchOptions } from './fetch.
 import { formatSummary, type RunTotals } from './output.js';
 import type { TtyProgress } from './progress.js';
 import { CHUNK_BYTES, DEFAULT_MAX_URL_BYTES } from './stream.js';
+import { DEFAULT_MAX_BYTES } from '../robots.js';
+import { MIN_MAX_BYTES } from '../fetch/index.js';
+import {
+  DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_URL_BYTES as ENGINE_MAX_URL_BYTES, MAX_URL_BYTES_CEILING, WASM32_MAX_BYTES, setEngineLimits,
+  type EngineLimits,
+} from '../wasm/index.js';
 
 /** Options every row-printing command takes, by name. */
 export const ROW_OPTIONS = {
@@ -19,8 +25,63 @@ export const ROW_OPTIONS = {
     type: 'string', value: 'N',
     help: `longest URL line in bytes (default ${DEFAULT_MAX_URL_BYTES}); a longer line is not judged: its row is disallow, line 0, URL \\n[N bytes over --max-url-bytes]`,
   },
+  'max-robots-bytes': {
+    type: 'string', value: 'N',
+    help: `bytes of each robots.txt read and parsed (default and least ${DEFAULT_MAX_BYTES}, RFC 9309 §2.5); the rest is never read`,
+  },
+  'max-memory-mb': {
+    type: 'string', value: 'N',
+    help: `Wasm memory per engine (one per thread) in MiB (default ${DEFAULT_MAX_MEMORY_BYTES >> 20}); a run that needs more stops with status 65`,
+  },
   quiet: { type: 'boolean', help: 'no progress bar and no summary on stderr' },
 } as const satisfies Record<string, OptionSpec>;
+
+/** `--max-robots-bytes`, for the commands that read robots.txt but print no rows (lint, fetch). */
+export const MAX_ROBOTS_OPTION = ROW_OPTIONS['max-robots-bytes'];
+
+/**
+ * The largest --max-robots-bytes: 1 GiB. Each robots.txt is held whole up to the limit
+ * (read, then parsed in memory), so a limit is a memory budget per file and thread.
+ */
+export const MAX_ROBOTS_BYTES_CEILING = 1 << 30;
+
+/**
+ * `--max-robots-bytes`: bytes of each robots.txt read and parsed, DEFAULT_MAX_BYTES when
+ * absent. RFC 9309 §2.5 says the parsing limit MUST be at least 500 KiB, so a smaller
+ * value is refused (as fetchRobots refuses it), not quietly raised.
+ * @example maxRobotsBytes(args) // 512000
+ */
+export function maxRobotsBytes(args: ParsedArgs): number {
+  const value = stringOption(args, 'max-robots-bytes');
+  if (value === undefined) return DEFAULT_MAX_BYTES;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < MIN_MAX_BYTES || n > MAX_ROBOTS_BYTES_CEILING) {
+    throw new CliError(
+      `--max-robots-bytes must be an integer from ${MIN_MAX_BYTES} (RFC 9309 §2.5: a parsing limit of at least 500 KiB) to ${MAX_ROBOTS_BYTES_CEILING}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
+/**
+ * The engine limits a row-printing run asks for: `--max-memory-mb` (Wasm memory per
+ * engine), and a URL limit of at least `maxUrlBytes`, so that every line within
+ * --max-url-bytes is judged (the engine's own default, 16 MiB, is raised for a larger
+ * --max-url-bytes, up to MAX_URL_BYTES_CEILING). Applied to this thread's engine here;
+ * the caller puts them in the job, so that every worker thread applies them too.
+ * @example engineSettings(args, 2097152) // { maxMemoryBytes: 1073741824, maxUrlBytes: 16777216 }
+ */
+export function engineSettings(args: ParsedArgs, maxUrlBytes: number): Pick<EngineLimits, 'maxMemoryBytes' | 'maxUrlBytes'> {
+  const ceilingMb = WASM32_MAX_BYTES / (1 << 20);
+  const mb = positiveInteger('max-memory-mb', stringOption(args, 'max-memory-mb'), DEFAULT_MAX_MEMORY_BYTES / (1 << 20));
+  if (mb > ceilingMb) throw new CliError(`--max-memory-mb must be at most ${ceilingMb} (4 GiB, all a Wasm32 memory can address), got ${mb}`);
+  if (maxUrlBytes > MAX_URL_BYTES_CEILING) {
+    throw new CliError(`--max-url-bytes must be at most ${MAX_URL_BYTES_CEILING} (the engine's URL ceiling, 512 MiB), got ${maxUrlBytes}`);
+  }
+  const limits = { maxMemoryBytes: mb * (1 << 20), maxUrlBytes: Math.max(ENGINE_MAX_URL_BYTES, maxUrlBytes) };
+  setEngineLimits(limits);
+  return limits;
+}
 
 /** `--workers`, for commands that can spread chunks over threads. */
 export const WORKERS_OPTION: OptionSpec = { type: 'string', value: 'N|auto', help: 'worker threads (default 1; auto: one per core)' };

@@ -59,7 +59,7 @@ export function jobRowShape(job: Job): RowShape {
 export type WorkerRequest = { readonly seq: number; readonly chunk: Uint8Array; readonly rows: Uint8Array | null };
 export type WorkerReply =
   | { readonly seq: number; readonly result: ChunkResult; readonly chunk: Uint8Array }
-  | { readonly seq: number; readonly error: { readonly message: string; readonly cli: boolean }; readonly chunk: Uint8Array };
+  | { readonly seq: number; readonly error: { readonly message: string; readonly name: string; readonly cli: boolean }; readonly chunk: Uint8Array };
 
 /**
  * V8's young generation per worker, in MB (two semi-spaces and a large-object space of
@@ -119,8 +119,10 @@ class WorkerPool implements ChunkProcessor {
     this.waiting.delete(reply.seq);
     this.spareChunks.push(reply.chunk.buffer as ArrayBuffer);
     if ('result' in reply) waiter.resolve(reply.result);
-    // A user-facing failure in a worker (e.g. an unreadable robots file) stays user-facing.
-    else waiter.reject(reply.error.cli ? new CliError(reply.error.message) : new Error(reply.error.message));
+    // A user-facing failure in a worker (e.g. an unreadable robots file) stays user-facing,
+    // and an engine limit error keeps its name (main.ts reports it as a limit, status 65).
+    else if (reply.error.cli) waiter.reject(new CliError(reply.error.message));
+    else waiter.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }));
   }
 
   private fail(error: Error): void {

@@ -1,7 +1,7 @@
 // `classify --robots-dir`: the directory source (DIR/<host>.txt and outcomes.tsv) and its ClassifyProcessor over HostTables.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Robots } from '../../robots.js';
+import { DEFAULT_MAX_BYTES, Robots } from '../../robots.js';
 import {
   getEngine, ROW_MISSING_DISALLOW, SPAN_FIELDS, SPAN_HOST_ID, type RowSink, type SpanBatch, type WasmEngine,
 } from '../../wasm/index.js';
@@ -128,8 +128,15 @@ export class DirectorySource implements RobotsSource {
   /**
    * @param dir the directory of robots.txt files
    * @param unreadable where files that are not regular files are counted (shared with workers)
+   * @param maxBytes bytes of a file parsed (--max-robots-bytes): `maxBytes + 1` are read
+   * @param cut where files longer than `maxBytes` are counted (shared with workers)
    */
-  constructor(readonly dir: string, readonly unreadable: SharedFileCount = new SharedFileCount(SharedFileCount.buffer())) {
+  constructor(
+    readonly dir: string,
+    readonly unreadable: SharedFileCount = new SharedFileCount(SharedFileCount.buffer()),
+    readonly maxBytes: number = DEFAULT_MAX_BYTES,
+    readonly cut: SharedFileCount = new SharedFileCount(SharedFileCount.buffer()),
+  ) {
     this.outcomes = readOutcomes(dir);
   }
 
@@ -144,7 +151,9 @@ export class DirectorySource implements RobotsSource {
     if (name === null) return null;
     const path = join(this.dir, name);
     try {
-      return readRobotsFile(path);
+      const body = readRobotsFile(path, this.maxBytes);
+      if (body.length > this.maxBytes) this.cut.add(path, `over ${this.maxBytes} bytes`);
+      return body;
     } catch (error) {
       if (error instanceof NotRegularFileError) {
         this.unreadable.add(path, error.message);
@@ -200,7 +209,10 @@ export class ClassifyProcessor implements ChunkProcessor {
   constructor(
     private readonly job: ClassifyJob,
     private readonly source: RobotsSource = new DirectorySource(
-      job.robotsDir, job.unreadable === undefined ? undefined : new SharedFileCount(job.unreadable),
+      job.robotsDir,
+      job.unreadable === undefined ? undefined : new SharedFileCount(job.unreadable),
+      job.maxBytes,
+      job.cut === undefined ? undefined : new SharedFileCount(job.cut),
     ),
     private readonly engine: WasmEngine = getEngine(),
   ) {
@@ -212,7 +224,7 @@ export class ClassifyProcessor implements ChunkProcessor {
     const host = latin1.decode(key);
     const body = key.length === 0 ? null : await this.source.load(host);
     const table = body !== null
-      ? Robots.parse(body, { profile: this.job.profile }).forAgent(this.job.agent).table
+      ? Robots.parse(body, { profile: this.job.profile, maxBytes: this.job.maxBytes ?? DEFAULT_MAX_BYTES }).forAgent(this.job.agent).table
       : tableCode(key.length === 0 ? null : this.source.outcomeOf?.(host) ?? null);
     return { key, hash, table, id: 0, used: 0, slot: -1 };
   }

@@ -72,6 +72,8 @@ function hostSlotKey(origin: string): string {
 export class FetchedRobots implements OriginRobots {
   /** Outcomes so far, one per fetch made. */
   readonly counts: FetchCounts = { ok: 0, unavailable: 0, unreachable: 0 };
+  /** robots.txt fetched ok but longer than the parse limit (`maxBytes`): only its first lines were used. */
+  cut = 0;
   private readonly cache: RobotsCache;
   private readonly polite: HostPoliteness;
   /** Last known gap (crawl-delay, clamped) per host slot key. */
@@ -89,6 +91,7 @@ export class FetchedRobots implements OriginRobots {
       maxEntries: options.cacheHosts,
       concurrency: options.concurrency,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
     // Hosts are fetched again after they leave the cache, so politeness remembers more of
@@ -108,6 +111,7 @@ export class FetchedRobots implements OriginRobots {
     if (!this.counted.has(entry.result)) {
       this.counted.add(entry.result);
       this.counts[entry.result.status]++;
+      if (entry.result.status === 'ok' && entry.result.truncated) this.cut++;
       const first = this.delays.get(key) === undefined;
       const delay = this.polite.delayFor(entry.robots, this.options.agent);
       this.delays.set(key, delay);
