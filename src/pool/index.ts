@@ -17,7 +17,7 @@
 // (engine.matchEncoded). Encoding takes about half what judging does, so with one worker
 // this thread keeps about 30% of the URLs.
 //
-// Why one file of ~650 lines: both batch paths (line bytes, strings) share the worker
+// Why one file of ~700 lines: both batch paths (line bytes, strings) share the worker
 // bookkeeping, table shipping and share balancing at the bottom; that part moves out when
 // the CLI's own worker pool (src/cli/run.ts) is folded into this one.
 import { Worker, threadId } from 'node:worker_threads';

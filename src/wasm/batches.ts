@@ -1,4 +1,9 @@
 // WasmEngine: the batch drivers, one Wasm call per chunk of URLs, lines or spans.
+//
+// Why one file of ~640 lines: WasmEngine is one object over one instance's memory: every
+// driver (strings, lines, rows, spans) sizes the same regions, places tables in the same
+// arena, checks the same limits and swaps in a fresh instance the same way; the region
+// layout (memory.ts), the arena, the host index and the limits live apart.
 import { H_WILDCARD_COUNT } from '../table/format.js';
 import { ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, SP_HOST_LENGTH, SP_LINE_LENGTH, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE } from '../table/abi.js';
 import { encodeUrls, notAString } from './url-bytes.js';
