@@ -100,6 +100,10 @@ function expectedRows(body: string, profile: 'rfc' | 'google', urls: readonly st
   );
 }
 
+function listOfUrls(text: string): string[] {
+  return [...new Set(text.split('\n').map((u) => u.trim()).filter((u) => u !== ''))];
+}
+
 async function highlighted(page: Page, className: string): Promise<number[]> {
   return page.$$eval(`#file-view li.${className}`, (lis) => lis.map((li) => Number((li as HTMLElement).dataset.line)));
 }
@@ -193,11 +197,13 @@ describe(`tester page from disk in Chromium [${CHROMIUM.label}]`, () => {
     const newRobots = Robots.parse(NEW);
     const want = AGENTS.flatMap((agent) =>
       diffVerdicts(oldRobots, newRobots, agent, URLS).rows.map((r) => [
-        r.change, r.url, agent, r.old.line === 0 ? '–' : String(r.old.line), r.old.rule ?? '(no rule)', r.new.line === 0 ? '–' : String(r.new.line), r.new.rule ?? '(no rule)',
+        r.change, r.url, agent, r.old.rule === null ? '(no rule)' : `${r.old.line}: ${r.old.rule}`, r.new.rule === null ? '(no rule)' : `${r.new.line}: ${r.new.rule}`,
       ]),
     );
     expect(want.map((r) => r[0])).toEqual(expect.arrayContaining(['allow→disallow', 'disallow→allow']));
     expect(diffRows).toEqual(want);
+    // Spot check from the two files: the old Allow (line 3) gave way to the new Disallow (line 2).
+    expect(diffRows).toContainEqual(['allow→disallow', URLS[1], 'OtherBot', '3: allow: /private/open/', '2: disallow: /private/']);
     expect(await page.textContent('#diff-summary')).toContain(
       `${URLS.length * AGENTS.length} URL × crawler pairs compared on the URLs: ${want.filter((r) => r[0] === 'allow→disallow').length} allow→disallow`,
     );
@@ -205,7 +211,7 @@ describe(`tester page from disk in Chromium [${CHROMIUM.label}]`, () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it('reads an opened file as bytes: a BOM and invalid UTF-8 reach the linter', async () => {
+  it('reads an opened or dropped file as bytes: a BOM and invalid UTF-8 reach the linter, a dropped version the diff', async () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('User-agent: *\nDisallow: /a\xff\n', 'latin1')]);
     await page.setInputFiles('#robots-file', { name: 'robots.txt', mimeType: 'text/plain', buffer: bytes });
     const codes = lintRobots(new Uint8Array(bytes)).map((d) => d.code);
@@ -214,6 +220,23 @@ describe(`tester page from disk in Chromium [${CHROMIUM.label}]`, () => {
     // Editing the text drops the bytes: the page then lints what is in the box.
     await page.fill('#robots', 'User-agent: *\nDisallow: /a\n');
     expect(await page.locator('#lint-list code').allTextContents()).toEqual(lintRobots('User-agent: *\nDisallow: /a\n').map((d) => d.code));
+
+    // A file dropped on the second box: the diff tab compares against its bytes.
+    const dropped = 'User-agent: *\nDisallow: /\n';
+    const transfer = await page.evaluateHandle((text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'robots.txt', { type: 'text/plain' }));
+      return data;
+    }, dropped);
+    await page.click('#tab-diff');
+    await page.dispatchEvent('#robots-new', 'drop', { dataTransfer: transfer });
+    await expect.poll(() => page.inputValue('#robots-new')).toBe(dropped);
+    const urls = listOfUrls(await page.inputValue('#urls'));
+    const agents = (await page.inputValue('#agents')).split(',').map((a) => a.trim());
+    const flips = agents.flatMap((agent) => diffVerdicts(Robots.parse('User-agent: *\nDisallow: /a\n'), Robots.parse(dropped), agent, urls).rows);
+    expect(flips.length).toBeGreaterThan(0);
+    expect(await page.locator('#diff tbody tr').count()).toBe(flips.length);
+    await page.click('#tab-verdicts');
     expect(errors).toEqual([]);
   }, 60_000);
 });

@@ -238,11 +238,14 @@ function diffRow(change: DiffRow, agent: string): HTMLTableRowElement {
   cell(row, change.change, change.change === 'allow→disallow' ? 'c-allow-disallow' : 'c-disallow-allow');
   cell(row, change.url, 'url');
   cell(row, agent);
-  cell(row, change.old.line === 0 ? '–' : String(change.old.line));
-  cell(row, change.old.rule ?? '(no rule)', 'rule');
-  cell(row, change.new.line === 0 ? '–' : String(change.new.line));
-  cell(row, change.new.rule ?? '(no rule)', 'rule');
+  cell(row, decidedBy(change.old), 'rule');
+  cell(row, decidedBy(change.new), 'rule');
   return row;
+}
+
+/** `LINE: RULE`, or `(no rule)` when none decided (allowed by default). */
+function decidedBy(side: DiffRow['old']): string {
+  return side.rule === null ? '(no rule)' : `${side.line}: ${side.rule}`;
 }
 
 function render(): void {
