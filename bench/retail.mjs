@@ -1,7 +1,7 @@
 // Scenario: a large retail/news robots.txt (~135 rules, ~60 wildcards, facet and locale rules) against 1M URLs, every fast path vs robots-parser.
 import robotsParser from 'robots-parser';
 import { Robots } from '../dist/index.js';
-import { MatchPool } from '../dist/pool.js';
+import { MatchPool } from '../dist/pool/index.js';
 import { retailRobots, retailUrls } from './retail-gen.mjs';
 import { byteLength, toLines } from './fixtures.mjs';
 import { agreement, measure, printTable } from './lib.mjs';

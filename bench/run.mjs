@@ -11,8 +11,9 @@ import * as compile from './compile.mjs';
 import * as adversarial from './adversarial.mjs';
 import * as retail from './retail.mjs';
 import * as sweep from './sweep.mjs';
+import * as agents from './agents.mjs';
 
-const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep };
+const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep, agents };
 
 const args = parseArgs(process.argv.slice(2));
 // The real corpus sits next to the repository on the project machines; tests never need it.
