@@ -1,6 +1,6 @@
-// Host–Wasm ABI constants: mirrors src/table/abi.ts v2 (a test checks they agree).
+// Host–Wasm ABI constants: mirrors src/table/abi.ts v3 (a test checks they agree).
 
-export const ABI_VERSION: u32 = 2;
+export const ABI_VERSION: u32 = 3;
 
 export const SIMD_SLACK: u32 = 16;
 
@@ -21,6 +21,8 @@ export const HS_ID: u32 = 12;
 export const TABLE_SLOT_SIZE: u32 = 8;
 export const TS_TABLE_AT: u32 = 0;
 export const TS_INDEX_AT: u32 = 4;
+
+export const MULTI_MAX_TABLES: u32 = 16384;
 
 export const RULE_INDEX_ALIGN: u32 = 16;
 

@@ -90,6 +90,78 @@ export function matchUrls(table: usize, index: usize, input: usize, lengths: usi
 }
 
 /**
+ * The verdict of table number `t` of a TABLE_SLOT array for the URL prepared last (under
+ * `preparedFlags`): a table read with other flags prepares the URL again for itself. Every
+ * table of one Robots shares its profile's flags, so that happens only for mixed tables.
+ */
+let preparedFlags: u32 = 0;
+@inline function judgeSlot(slots: usize, t: u32, url: usize, len: u32, scratch: usize): u32 {
+  const slot = slots + <usize>t * TABLE_SLOT_SIZE;
+  const table = <usize>load<u32>(slot, TS_TABLE_AT);
+  const flags = <u32>load<u16>(table, H_FLAGS);
+  if (flags != preparedFlags) {
+    preparePath(url, len, scratch, flags);
+    preparedFlags = flags;
+  }
+  return judgePrepared(table, load<u32>(slot, TS_INDEX_AT), flags);
+}
+
+/**
+ * Many agents (MULTI results, src/table/abi.ts): judges `count` URLs stored back to back
+ * at `input` (u32 lengths at `lengths`) against the `tableCount` tables of the TABLE_SLOT
+ * array at `slots`, preparing each URL once. Verdict of URL i under table t at
+ * out[i × tableCount + t], its line (when `linesOut` is not 0) at the same u32 index.
+ */
+export function matchUrlsMulti(slots: usize, tableCount: u32, input: usize, lengths: usize, count: u32, out: usize, linesOut: usize, scratch: usize): void {
+  forgetOrigin();
+  let url = input;
+  let r: usize = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const len = load<u32>(lengths + (<usize>i << 2));
+    preparedFlags = <u32>load<u16>(<usize>load<u32>(slots, TS_TABLE_AT), H_FLAGS);
+    preparePath(url, len, scratch, preparedFlags);
+    for (let t: u32 = 0; t < tableCount; t++, r++) {
+      store<u8>(out + r, judgeSlot(slots, t, url, len, scratch));
+      if (linesOut != 0) store<u32>(linesOut + (r << 2), decidedLine);
+    }
+    url += len;
+  }
+}
+
+/**
+ * Many agents over LF-separated URLs, as `matchLines` reads them (a CR before the LF
+ * dropped, an unterminated last line only when `final` is 1): each line is split and
+ * prepared once, then judged against the `tableCount` tables at `slots`; results as
+ * `matchUrlsMulti` lays them out. Returns the lines judged; `consumed()` their bytes.
+ * `out`/`linesOut` need room for (len + 1) × tableCount entries; `scratch` 3 × len + 1 bytes.
+ */
+export function matchLinesMulti(slots: usize, tableCount: u32, input: usize, len: u32, out: usize, linesOut: usize, scratch: usize, final: u32): u32 {
+  forgetOrigin();
+  const table0 = <usize>load<u32>(slots, TS_TABLE_AT);
+  const index0 = load<u32>(slots, TS_INDEX_AT);
+  const flags0 = <u32>load<u16>(table0, H_FLAGS);
+  let start: u32 = 0;
+  let n: u32 = 0;
+  let r: usize = 0;
+  while (start < len) {
+    const verdict = judgeLine(table0, index0, flags0, input, start, len, final, scratch);
+    if (verdict == NOT_YET) break;
+    store<u8>(out + r, verdict);
+    if (linesOut != 0) store<u32>(linesOut + (r << 2), decidedLine);
+    r++;
+    preparedFlags = flags0;
+    for (let t: u32 = 1; t < tableCount; t++, r++) {
+      store<u8>(out + r, judgeSlot(slots, t, input + start, lineLength, scratch));
+      if (linesOut != 0) store<u32>(linesOut + (r << 2), decidedLine);
+    }
+    n++;
+    start = lineEndAt + 1;
+  }
+  consumedBytes = start < len ? start : len;
+  return n;
+}
+
+/**
  * Judges the LF-separated URLs in input[0, len) (a CR before the LF is dropped). Stops
  * before an unterminated last line unless `final` is 1. Returns the number of lines
  * judged; `consumed()` tells how many input bytes they covered. `out`/`linesOut` need

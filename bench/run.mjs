@@ -12,8 +12,9 @@ import * as adversarial from './adversarial.mjs';
 import * as retail from './retail.mjs';
 import * as sweep from './sweep.mjs';
 import * as crawler from './crawler.mjs';
+import * as agents from './agents.mjs';
 
-const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep, crawler };
+const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep, crawler, agents };
 
 const args = parseArgs(process.argv.slice(2));
 // The real corpus sits next to the repository on the project machines; tests never need it.

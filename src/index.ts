@@ -1,6 +1,7 @@
 // Public entry point: re-exports only.
 export { Robots, DEFAULT_MAX_BYTES, type ParseOptions, type RobotsExplanation } from './robots.js';
 export { AgentMatcher, type Explanation, type BatchDecisions } from './matcher.js';
+export { MultiAgentMatcher, type MultiBatchDecisions } from './multi-agent.js';
 export { lexRobots, GOOGLE_MAX_LINE_BYTES, type Profile, type RobotsLineHandler } from './parse/lexer.js';
 export { type Group, type AgentBlock, type RuleRecord, type OtherRecord } from './parse/groups.js';
 export { toMatchPath } from './paths.js';

@@ -3,6 +3,7 @@ import { lexLines, type Profile } from './parse/lexer.js';
 import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './parse/groups.js';
 import { isValidProductToken, leadingToken, productTokenError } from './parse/product-token.js';
 import type { AgentMatcher, Explanation } from './matcher.js';
+import { MultiAgentMatcher } from './multi-agent.js';
 import { compileAgentMatcher } from './rules/compile.js';
 import { describe, expectBytes, expectProfile, expectString } from './errors.js';
 import { AcapCollector, type AcapPolicy } from './acap/index.js';
@@ -245,6 +246,40 @@ export class Robots {
     this.lastAgent = userAgent;
     this.lastMatcher = matcher;
     return matcher;
+  }
+
+  /**
+   * One matcher for several crawlers: its batch calls return a verdict (and, for
+   * `decide…`, a line) per URL × agent, URL-major, reading and preparing each URL once.
+   * Agents that select the same groups (e.g. every agent the file does not name: the `*`
+   * groups, RFC 9309 §2.2.1) share one table, judged once per URL. Duplicates keep their
+   * column. Each column answers exactly as `forAgent(agents[j])` does.
+   * @throws TypeError when `agents` is not an array, or one of them is neither a product
+   *   token nor '*' (as forAgent; the message names its index)
+   * @throws RangeError when `agents` is empty
+   * @example robots.forAgents(['googlebot', 'gptbot', 'ccbot']).matchBatch(urls) // verdict of url i for agent j at [i * 3 + j]
+   */
+  forAgents(agents: readonly string[]): MultiAgentMatcher {
+    if (!Array.isArray(agents)) throw new TypeError(`agents must be an array of product tokens, got ${describe(agents)}`);
+    if (agents.length === 0) throw new RangeError('agents must name at least one agent, got an empty array');
+    const names: string[] = [];
+    for (let j = 0; j < agents.length; j++) {
+      const agent: unknown = agents[j];
+      if (typeof agent !== 'string') throw new TypeError(`agents[${j}] must be a string, got ${describe(agent)}`);
+      if (agent !== '*' && !isValidProductToken(agent)) throw productTokenError(`agents[${j}]`, agent);
+      names.push(agent);
+    }
+    // One matcher per distinct selection of groups (their indexes in file order).
+    const groupIndex = new Map<Group, number>();
+    this.groups.forEach((group, i) => groupIndex.set(group, i));
+    const bySelection = new Map<string, AgentMatcher>();
+    const matchers = names.map((agent) => {
+      const key = selectGroups(this.groups, agent).map((g) => groupIndex.get(g)!).join(',');
+      let matcher = bySelection.get(key);
+      if (matcher === undefined) bySelection.set(key, (matcher = this.forAgent(agent)));
+      return matcher;
+    });
+    return new MultiAgentMatcher(this.profile, names, matchers);
   }
 
   /** The cached matcher of a checked agent (or compat's reduced name), compiled on a miss. */

@@ -16,7 +16,7 @@ describe('npm run bench, smoke mode', () => {
 
   it('prints the machine and every scenario', () => {
     expect(run.stdout).toMatch(/^machine: nproc \d+, .+, node v\d+/m);
-    for (const scenario of ['single-host', 'corpus', 'multi-host', 'compile', 'adversarial', 'retail', 'sweep', 'crawler']) {
+    for (const scenario of ['single-host', 'corpus', 'multi-host', 'compile', 'adversarial', 'retail', 'sweep', 'crawler', 'agents']) {
       expect(run.stdout).toMatch(new RegExp(`^## ${scenario}: `, 'm'));
     }
   });
@@ -30,6 +30,15 @@ describe('npm run bench, smoke mode', () => {
     expect(row, engine).toBeDefined();
     // engine, count, rate (with unit), MB/s, rate per CPU-second (with unit), two peer ratios.
     expect(row).toMatch(/\s\d+\s+[\d.]+ [kMG]?\s+[\d.]+\s+[\d.]+ [kMG]?\s+[\d.]+×\s+[\d.]+×/);
+  });
+
+  it('compares many agents with one on the retail file and the sites, and prints the cost ratios', () => {
+    for (const engine of ['retail: matchBatch, 10 agents', 'retail: matchLines, 10 agents', 'sites: matchBatch, 10 agents', 'sites: matchLines, 10 agents']) {
+      expect(run.stdout.split('\n').some((l) => l.startsWith(`${engine} `)), engine).toBe(true);
+    }
+    for (const label of ['retail matchBatch', 'retail matchLines', 'retail, a group per agent matchBatch', 'sites matchLines']) {
+      expect(run.stdout).toMatch(new RegExp(`^${label}: 10 agents cost [\\d.]+× one agent \\(wall\\), [\\d.]+× \\(CPU\\); [\\d.]+× judging them one by one$`, 'm'));
+    }
   });
 
   it('sweeps stand-in files without the corpus: a ratio distribution and the worst files with their rule counts', () => {

@@ -20,7 +20,7 @@ const LAYERS: ReadonlyArray<readonly [layer: string, test: RegExp]> = [
   ['table', /^table\//],
   ['parse', /^parse\//],
   ['wasm', /^wasm\//],
-  ['matcher', /^matcher\.ts$/],
+  ['matcher', /^(matcher|multi-agent)\.ts$/],
   ['rules', /^rules\//],
   ['pool', /^pool\//],
   ['acap', /^acap\//],

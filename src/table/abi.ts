@@ -3,13 +3,13 @@
 // The RuleTable has its own spec (format.ts). Everything else that crosses the boundary
 // is described here once: the span record and the row format (classify and check), the
 // HostIndex slot, the table-slot pair, and how the host sizes and places a RuleIndex.
-// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v2"); a test
+// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v3"); a test
 // (test/format-mirror.test.ts) checks that both sides agree and that the diagrams agree
 // with the constants. Any layout change bumps ABI_VERSION in the same commit; the Wasm
 // module exports its ABI_VERSION and the host refuses a module built for another.
 // Every field is little-endian.
 
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 
 /**
  * Readable bytes every region keeps past its end: the Wasm scanners load 16 bytes at a
@@ -59,6 +59,15 @@ export const HS_ID = 12;
 export const TABLE_SLOT_SIZE = 8;
 export const TS_TABLE_AT = 0;
 export const TS_INDEX_AT = 4;
+
+// MULTI results (`matchUrlsMulti`, `matchLinesMulti`: many agents in one pass): the
+// caller writes one TABLE_SLOT per distinct table, slots[0, tableCount), at most
+// MULTI_MAX_TABLES of them (the slots region's size). Each URL is prepared once and
+// judged against every table; results are URL-major:
+//   out[i × tableCount + t]       u8   verdict of URL i under table t (1 allow, 0 disallow)
+//   linesOut[i × tableCount + t]  u32  its deciding line (0: none), when linesOut ≠ 0
+// A table whose flags differ from table 0's gets the URL prepared again for itself.
+export const MULTI_MAX_TABLES = 16384;
 
 // RuleIndex: derived from a table by the module (`indexTable`), laid out by
 // assembly/rule-index.ts, never read by the host. The host only places it: at a

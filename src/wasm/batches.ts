@@ -5,7 +5,7 @@
 // arena, checks the same limits and swaps in a fresh instance the same way; the region
 // layout (memory.ts), the arena, the host index and the limits live apart.
 import { H_WILDCARD_COUNT } from '../table/format.js';
-import { ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, SP_HOST_LENGTH, SP_LINE_LENGTH, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE } from '../table/abi.js';
+import { MULTI_MAX_TABLES, ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, SP_HOST_LENGTH, SP_LINE_LENGTH, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE } from '../table/abi.js';
 import { encodeUrls, notAString } from './url-bytes.js';
 import { instantiate } from './instance.js';
 import { align16, COPY_SKEW, LINE_CHUNK_BYTES, rowsFor, scratchFor, SPAN_COUNT, WasmMemory } from './memory.js';
@@ -17,6 +17,8 @@ import { checkLimits, DEFAULT_ENGINE_LIMITS, UrlLengthError, type EngineLimits }
 const STRING_CHUNK_CHARS = 1 << 18;
 /** URLs per matchUrls call. */
 const STRING_CHUNK_COUNT = 1 << 14;
+/** Results (URLs × tables) per matchUrlsMulti call. */
+const MULTI_CHUNK_RESULTS = 1 << 16;
 /** u32 words of a span record. */
 const SPAN_WORDS = SPAN_SIZE / 4;
 /** matchAllLines' result buffers are replaced by small ones at the next call once they hold more than this many results. */
@@ -193,56 +195,224 @@ export class WasmEngine {
   }
 
   private matchStringsIn(table: Uint8Array, urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null, from: number, to: number): number {
-    const total = to - from;
-    const limit = this.limits.maxUrlBytes;
-    let bytes = 0;
-    // Each URL is read from `urls` exactly once, into this snapshot: an array whose
-    // elements change between reads (getters, a Proxy) cannot make the lengths written
-    // for Wasm disagree with the bytes copied.
-    const batch = this.batch;
     const memory = this.memory;
-    let i = 0;
-    while (i < total) {
-      let count = 0;
-      let chars = 0;
-      while (i + count < total && count < STRING_CHUNK_COUNT) {
-        const url = urls[from + i + count];
-        if (typeof url !== 'string') throw notAString(from + i + count, url);
-        if (chars > 0 && chars + url.length > STRING_CHUNK_CHARS) break;
-        this.checkUnits(url, from + i + count);
-        batch[count++] = url;
-        chars += url.length;
-      }
-      batch.length = count;
+    let bytes = 0;
+    let i = from;
+    while (i < to) {
       // The table first: admitting it may move (and resize) the io regions.
       const slot = this.arena.slot(table);
-      // Room for ASCII first (3 bytes per unit only when needed), then scratch for the
-      // longest URL: when scratch must grow, the regions may move and the chunk is encoded again.
-      let room = chars;
-      let urlBytes = 0;
-      let written: number;
-      for (;;) {
-        memory.reserve({ input: room, count, url: urlBytes });
-        written = encodeUrls(batch, 0, count, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap), memory.u32, memory.lengthsAt >>> 2);
-        if (written < 0) {
-          room = 3 * chars;
-          continue;
-        }
-        let longest = 0;
-        for (let k = 0, at = memory.lengthsAt >>> 2; k < count; k++) longest = Math.max(longest, memory.u32[at + k]!);
-        if (longest > limit) {
-          for (let k = 0, at = memory.lengthsAt >>> 2; k < count; k++) {
-            if (memory.u32[at + k]! > limit) throw new UrlLengthError(memory.u32[at + k]!, limit, from + i + k, -1);
-          }
-        }
-        if (scratchFor(longest) <= memory.scratchCap) break;
-        urlBytes = longest;
-      }
-      bytes += written;
-      this.matchUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i);
+      const count = this.encodeChunk(urls, i, to, STRING_CHUNK_COUNT, 1);
+      bytes += this.chunkBytes;
+      this.matchUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i - from);
       i += count;
     }
     return bytes;
+  }
+
+  /** UTF-8 bytes of the chunk the last encodeChunk call wrote. */
+  private chunkBytes = 0;
+
+  /**
+   * Copies urls[start, end) — at most `maxCount` of them and STRING_CHUNK_CHARS
+   * characters (one URL at least) — into the input region, their byte lengths into the
+   * lengths region, with room for `width` results per URL and scratch for the longest.
+   * Returns how many it copied; `chunkBytes` says how many bytes they took. Each URL is
+   * read from `urls` exactly once, into a snapshot: an array whose elements change
+   * between reads (getters, a Proxy) cannot make the lengths written for Wasm disagree
+   * with the bytes copied. Admits no table: callers resolve their slots first.
+   */
+  private encodeChunk(urls: readonly string[], start: number, end: number, maxCount: number, width: number): number {
+    const limit = this.limits.maxUrlBytes;
+    const batch = this.batch;
+    const memory = this.memory;
+    let count = 0;
+    let chars = 0;
+    while (start + count < end && count < maxCount) {
+      const url = urls[start + count];
+      if (typeof url !== 'string') throw notAString(start + count, url);
+      if (chars > 0 && chars + url.length > STRING_CHUNK_CHARS) break;
+      this.checkUnits(url, start + count);
+      batch[count++] = url;
+      chars += url.length;
+    }
+    batch.length = count;
+    // Room for ASCII first (3 bytes per unit only when needed), then scratch for the
+    // longest URL: when scratch must grow, the regions may move and the chunk is encoded again.
+    let room = chars;
+    let urlBytes = 0;
+    for (;;) {
+      memory.reserve({ input: room, count: count * width, url: urlBytes });
+      const written = encodeUrls(batch, 0, count, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap), memory.u32, memory.lengthsAt >>> 2);
+      if (written < 0) {
+        room = 3 * chars;
+        continue;
+      }
+      let longest = 0;
+      for (let k = 0, at = memory.lengthsAt >>> 2; k < count; k++) longest = Math.max(longest, memory.u32[at + k]!);
+      if (longest > limit) {
+        for (let k = 0, at = memory.lengthsAt >>> 2; k < count; k++) {
+          if (memory.u32[at + k]! > limit) throw new UrlLengthError(memory.u32[at + k]!, limit, start + k, -1);
+        }
+      }
+      if (scratchFor(longest) <= memory.scratchCap) {
+        this.chunkBytes = written;
+        return count;
+      }
+      urlBytes = longest;
+    }
+  }
+
+  /**
+   * Many agents: judges urls[0, n) against each of `tables` (distinct arrays, at most
+   * MULTI_MAX_TABLES), every URL encoded and prepared once (src/table/abi.ts MULTI).
+   * Results are URL-major: `verdicts[i × tables.length + t]`, and `lines` alike when
+   * given. When the tables cannot be resident together (a small arena, huge tables), each
+   * table is judged on its own and the results interleaved: the same answers, slower.
+   */
+  matchStringsMulti(tables: readonly Uint8Array[], urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null): void {
+    try {
+      this.matchStringsMultiIn(tables, urls, verdicts, lines);
+    } finally {
+      this.batch.length = 0; // keep no caller strings alive
+      this.settle();
+    }
+  }
+
+  private matchStringsMultiIn(tables: readonly Uint8Array[], urls: readonly string[], verdicts: Uint8Array, lines: Uint32Array | null): void {
+    const width = tables.length;
+    const total = urls.length;
+    const slots = this.residentTogether(tables);
+    if (slots === null) {
+      const one = new Uint8Array(total);
+      const oneLines = lines ? new Uint32Array(total) : null;
+      for (let t = 0; t < width; t++) {
+        this.matchStringsIn(tables[t]!, urls, one, oneLines, 0, total);
+        for (let i = 0; i < total; i++) verdicts[i * width + t] = one[i]!;
+        if (lines) for (let i = 0; i < total; i++) lines[i * width + t] = oneLines![i]!;
+      }
+      return;
+    }
+    const memory = this.memory;
+    // Results per call stay near a single-agent chunk's, whatever the number of tables.
+    const perCall = Math.max(1, Math.floor(MULTI_CHUNK_RESULTS / width));
+    let i = 0;
+    while (i < total) {
+      const count = this.encodeChunk(urls, i, total, perCall, width);
+      this.placeSlots(slots);
+      memory.exports.matchUrlsMulti(memory.slotsAt, width, memory.inputAt, memory.lengthsAt, count, memory.outAt, lines ? memory.linesAt : 0, memory.scratchAt);
+      this.copyResults(count * width, verdicts, lines, i * width);
+      i += count;
+    }
+  }
+
+  /**
+   * Many agents over LF-separated URLs (as matchAllLines reads them): results URL-major
+   * as matchStringsMulti lays them out, in buffers this engine reuses (valid until its
+   * next call); `count` is the number of lines. Falls back to one pass per table, as
+   * matchStringsMulti does, when the tables cannot be resident together.
+   */
+  matchAllLinesMulti(tables: readonly Uint8Array[], bytes: Uint8Array, withLines: boolean): LineVerdicts {
+    try {
+      return this.matchAllLinesMultiIn(tables, bytes, withLines);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private matchAllLinesMultiIn(tables: readonly Uint8Array[], bytes: Uint8Array, withLines: boolean): LineVerdicts {
+    const width = tables.length;
+    const memory = this.memory;
+    const slots = this.residentTogether(tables);
+    if (slots === null) {
+      let verdicts = new Uint8Array(0);
+      let lines: Uint32Array | null = withLines ? new Uint32Array(0) : null;
+      let count = 0;
+      for (let t = 0; t < width; t++) {
+        const one = this.matchAllLinesIn(tables[t]!, bytes, withLines);
+        if (t === 0) {
+          count = one.count;
+          verdicts = new Uint8Array(count * width);
+          if (lines) lines = new Uint32Array(count * width);
+        }
+        for (let i = 0; i < count; i++) verdicts[i * width + t] = one.verdicts[i]!;
+        if (lines) for (let i = 0; i < count; i++) lines[i * width + t] = one.lines![i]!;
+      }
+      return { count, consumed: bytes.length, verdicts, lines };
+    }
+    if (this.allVerdicts.length > KEPT_RESULTS) this.allVerdicts = new Uint8Array(1024);
+    if (this.allLines.length > KEPT_RESULTS) this.allLines = new Uint32Array(1024);
+    let results = 0;
+    let pos = 0;
+    while (pos < bytes.length) {
+      const n = this.fitChunk(bytes, pos, true, width, false, (at, take, last) => {
+        this.placeSlots(slots);
+        return memory.exports.matchLinesMulti(memory.slotsAt, width, at, take, memory.outAt, withLines ? memory.linesAt : 0, memory.scratchAt, last ? 1 : 0);
+      });
+      if (n === 0) break;
+      this.growResults(results + n * width, withLines, results);
+      this.copyResults(n * width, this.allVerdicts, withLines ? this.allLines : null, results);
+      results += n * width;
+      pos += memory.exports.consumed() >>> 0;
+    }
+    return {
+      count: results / width, consumed: pos,
+      verdicts: this.allVerdicts.subarray(0, results), lines: withLines ? this.allLines.subarray(0, results) : null,
+    };
+  }
+
+  /** Makes allVerdicts (and allLines) hold at least `need` results, keeping the first `kept`. */
+  private growResults(need: number, withLines: boolean, kept: number): void {
+    if (need > this.allVerdicts.length) {
+      const grown = new Uint8Array(Math.max(need, 2 * this.allVerdicts.length));
+      grown.set(this.allVerdicts.subarray(0, kept));
+      this.allVerdicts = grown;
+    }
+    if (withLines && need > this.allLines.length) {
+      const grown = new Uint32Array(Math.max(need, 2 * this.allLines.length));
+      grown.set(this.allLines.subarray(0, kept));
+      this.allLines = grown;
+    }
+  }
+
+  /** Copies `n` results of the last call out of the out (and lines) regions to index `at` on. */
+  private copyResults(n: number, verdicts: Uint8Array, lines: Uint32Array | null, at: number): void {
+    const memory = this.memory;
+    verdicts.set(memory.u8.subarray(memory.outAt, memory.outAt + n), at);
+    if (lines) lines.set(memory.u32.subarray(memory.linesAt >>> 2, (memory.linesAt >>> 2) + n), at);
+  }
+
+  /** Writes the TABLE_SLOT array of a many-agents call into the slots region (it moves with the io regions). */
+  private placeSlots(slots: readonly Slot[]): void {
+    const memory = this.memory;
+    for (let t = 0; t < slots.length; t++) {
+      const at = (memory.slotsAt + t * TABLE_SLOT_SIZE) >>> 2;
+      memory.u32[at + (TS_TABLE_AT >>> 2)] = slots[t]!.tableAt;
+      memory.u32[at + (TS_INDEX_AT >>> 2)] = slots[t]!.indexAt;
+    }
+  }
+
+  /**
+   * The arena slots of every table, all resident in the current epoch, or null when they
+   * cannot be (more than MULTI_MAX_TABLES, or more bytes than the arena holds). Tables
+   * that fit are admitted next to the resident ones; when one does not, the arena is
+   * emptied once (admitting it) and the rest admitted after it.
+   */
+  private residentTogether(tables: readonly Uint8Array[]): Slot[] | null {
+    if (tables.length === 0 || tables.length > MULTI_MAX_TABLES) return null;
+    const arena = this.arena;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const slots: Slot[] = [];
+      const epoch = arena.epoch;
+      for (const table of tables) {
+        let slot = arena.residentSlot(table);
+        if (slot === undefined && arena.fits(table)) slot = arena.admit(table);
+        if (slot === undefined) break;
+        slots.push(slot);
+      }
+      if (slots.length === tables.length && arena.epoch === epoch) return slots;
+      if (attempt === 0) arena.slot(tables[slots.length]!); // empties the arena (a new epoch) and admits that table
+    }
+    return null;
   }
 
   /**
@@ -340,7 +510,7 @@ export class WasmEngine {
     let count = 0;
     let pos = 0;
     while (pos < bytes.length) {
-      const n = this.fitChunk(bytes, pos, true, true, false, (at, take, last) =>
+      const n = this.fitChunk(bytes, pos, true, 1, false, (at, take, last) =>
         memory.exports.matchLines(tableAt, indexAt, at, take, memory.outAt, withLines ? memory.linesAt : 0, memory.scratchAt, last ? 1 : 0));
       if (n === 0) break;
       if (count + n > this.allVerdicts.length) {
@@ -395,7 +565,7 @@ export class WasmEngine {
     let disallowed = 0;
     let pos = 0;
     while (pos < bytes.length) {
-      const n = this.fitChunk(bytes, pos, final, false, true, (at, take, last) =>
+      const n = this.fitChunk(bytes, pos, final, 0, true, (at, take, last) =>
         memory.exports.formatLines(tableAt, indexAt, at, take, last ? 1 : 0, memory.rowsAt, memory.rowsCap, options, memory.scratchAt));
       // Only an unterminated tail is left.
       if (n === 0) break;
@@ -426,7 +596,7 @@ export class WasmEngine {
     const memory = this.memory;
     const hosts = this.hosts;
     hosts.ensure(); // a fresh instance gets the index back
-    const count = this.fitChunk(bytes, 0, final, false, false, (at, take, last) =>
+    const count = this.fitChunk(bytes, 0, final, 0, false, (at, take, last) =>
       memory.exports.scanHosts(at, take, last ? 1 : 0, memory.spansAt, SPAN_COUNT, hosts.at, hosts.mask));
     // Copied out (Wasm memory may move before formatSpanRows) into a buffer reused by
     // the next call: classify allocates nothing per batch here.
@@ -574,7 +744,8 @@ export class WasmEngine {
    * export over input[at, at + take) and returns the lines it handled. A line longer than
    * the chunk makes that 0: the chunk doubles until it reaches the line's end (or the end
    * of `bytes`). Returns the last call's count, 0 only when no whole line is left.
-   * `perLine` reserves a result slot per byte (the export writes verdicts or lines),
+   * `perLine` reserves that many result slots per byte (the export writes verdicts or
+   * lines; 0 when it writes none),
    * `rows` room for the rows of every line of the chunk.
    *
    * A chunk is at most maxUrlBytes + 1 bytes, so a whole line in it has at most
@@ -582,12 +753,13 @@ export class WasmEngine {
    * over the limit is a UrlLengthError before the export sees it. Nothing here may admit
    * a table: the caller resolves its slot first.
    */
-  private fitChunk(bytes: Uint8Array, pos: number, final: boolean, perLine: boolean, rows: boolean, call: (at: number, take: number, last: boolean) => number): number {
+  private fitChunk(bytes: Uint8Array, pos: number, final: boolean, perLine: number, rows: boolean, call: (at: number, take: number, last: boolean) => number): number {
     const memory = this.memory;
     const limit = this.limits.maxUrlBytes;
     const rest = bytes.length - pos;
     const most = limit + 1;
-    let take = Math.min(LINE_CHUNK_BYTES, rest, most);
+    // Many results per line (many agents) start from a smaller chunk, so its result regions stay near a single agent's.
+    let take = Math.min(Math.max(4096, Math.floor(LINE_CHUNK_BYTES / Math.max(1, perLine))), rest, most);
     for (;;) {
       // The unterminated last line of a final chunk is judged too: it must be within the limit.
       if (final && take === rest && take > limit) {
@@ -596,7 +768,7 @@ export class WasmEngine {
         if (length > 0 && bytes[bytes.length - 1] === CR) length--;
         if (length > limit) throw new UrlLengthError(length, limit, -1, Math.max(start, pos));
       }
-      memory.reserve({ input: take + COPY_SKEW, count: perLine ? take + 1 : 1, url: take, rows: rows ? rowsFor(take) : 0 });
+      memory.reserve({ input: take + COPY_SKEW, count: perLine > 0 ? (take + 1) * perLine : 1, url: take, rows: rows ? rowsFor(take) : 0 });
       const at = memory.copyIn(bytes.subarray(pos, pos + take), memory.inputAt);
       const n = call(at, take, final && take === rest);
       if (n > 0 || take === rest) return n;

@@ -19,6 +19,10 @@ export interface WasmExports {
   /** Judges LF-separated URLs; returns lines judged, `consumed()` the bytes they covered. */
   matchLines(table: number, index: number, input: number, len: number, out: number, linesOut: number, scratch: number, final: number): number;
   consumed(): number;
+  /** Many agents: judges back-to-back URLs against the tables of a TABLE_SLOT array, each URL prepared once (abi.ts MULTI). */
+  matchUrlsMulti(slots: number, tableCount: number, input: number, lengths: number, count: number, out: number, linesOut: number, scratch: number): void;
+  /** Many agents over LF-separated URLs; returns lines judged, `consumed()` the bytes they covered. */
+  matchLinesMulti(slots: number, tableCount: number, input: number, len: number, out: number, linesOut: number, scratch: number, final: number): number;
   /** Prepares one URL under `flags`; the bytes are at `preparedPtr()`. */
   prepareUrl(flags: number, url: number, len: number, scratch: number): number;
   preparedPtr(): number;

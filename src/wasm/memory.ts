@@ -22,7 +22,7 @@
 // grows on its own, to what the call asks (doubled while that stays inside the limit);
 // the layout is computed, memory grown, and only then are the new offsets kept, so a
 // failed grow leaves every region where it was.
-import { ROW_BYTES_PER_BYTE, SIMD_SLACK, SPAN_SIZE, TABLE_SLOT_SIZE } from '../table/abi.js';
+import { MULTI_MAX_TABLES, ROW_BYTES_PER_BYTE, SIMD_SLACK, SPAN_SIZE, TABLE_SLOT_SIZE } from '../table/abi.js';
 import type { WasmExports } from './instance.js';
 import { MemoryLimitError } from './limits.js';
 
@@ -86,7 +86,8 @@ function computeLayout(ioAt: number, inputCap: number, countCap: number, scratch
   const spansAt = align16(linesAt + 4 * countCap);
   const idsAt = spansAt + SPAN_SIZE * SPAN_COUNT;
   const slotsAt = idsAt + 4 * SPAN_COUNT;
-  const scratchAt = align16(slotsAt + TABLE_SLOT_SIZE * SPAN_COUNT);
+  // Slots: one per table of a classify batch (a line each at most) or of a many-agents call.
+  const scratchAt = align16(slotsAt + TABLE_SLOT_SIZE * Math.max(SPAN_COUNT, MULTI_MAX_TABLES));
   const rowsAt = align16(scratchAt + scratchCap + 2 * SIMD_SLACK);
   const end = rowsAt + rowsCap + SIMD_SLACK;
   return { inputCap, countCap, scratchCap, rowsCap, inputAt, lengthsAt, outAt, linesAt, spansAt, idsAt, slotsAt, scratchAt, rowsAt, end };
