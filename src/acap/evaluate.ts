@@ -166,7 +166,7 @@ export class AcapPolicy {
   readonly version: string | null;
   /** `ACAP-ignore-conventional-records` is present (§2.9.1). */
   readonly ignoreConventionalRecords: boolean;
-  /** Problems found while reading, ordered by line (README `section:acap` lists the codes). */
+  /** Problems found while reading, ordered by line (docs/ACAP.md, "Diagnostics", lists the codes). */
   readonly diagnostics: readonly AcapDiagnostic[];
   /** Resource set definitions by lowercased name. */
   readonly resourceSets: ReadonlyMap<string, AcapResourceSet>;

@@ -112,13 +112,13 @@ export type AcapQualifierType = AcapQualifier['type'];
 export interface AcapDiagnostic {
   /** 1-based line of the offending field. */
   readonly line: number;
-  /** Stable identifier; the README lists every code. */
+  /** Stable identifier; docs/ACAP.md lists every code. */
   readonly code: AcapDiagnosticCode;
   readonly message: string;
 }
 
 /**
- * Every diagnostic code the ACAP collector emits, in the order of the README table
+ * Every diagnostic code the ACAP collector emits, in the order of the docs/ACAP.md diagnostics table
  * (`section:acap`), which explains each.
  * @example
  * ACAP_DIAGNOSTIC_CODES.includes('undefined-resource-set'); // true
@@ -173,7 +173,7 @@ export type AcapDiagnosticCode = (typeof ACAP_DIAGNOSTIC_CODES)[number];
  * Default ACAP expansion budget per file (`ParseOptions.acapMaxExpandedRules`): how many
  * rules (usages × resource path patterns, summed over the permission and prohibition
  * fields) a file may stand for. Real ACAP files stand for tens of rules; a file past the
- * budget is read as prohibiting every usage (README "ACAP limits").
+ * budget is read as prohibiting every usage (docs/ACAP.md, "ACAP limits").
  * @example
  * Robots.parse(body, { acapMaxExpandedRules: DEFAULT_ACAP_MAX_EXPANDED_RULES });
  */

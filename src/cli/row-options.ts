@@ -15,7 +15,7 @@ export interface RowFormat {
 }
 
 /**
- * The ROW_* options (src/wasm.ts) that write `job`'s format and keep its `--only` rows.
+ * The ROW_* options (src/table/abi.ts) that write `job`'s format and keep its `--only` rows.
  * @example rowOptions({ format: 'jsonl', only: null }) // ROW_JSONL
  */
 export function rowOptions(job: RowFormat): number {
@@ -37,7 +37,7 @@ export function fetchedRowOptions(outcome: RobotsFetchStatus): number {
 }
 
 /**
- * The negative table id (src/wasm.ts TABLE_*) for a robots.txt that was not fetched `ok`,
+ * The negative table id (src/table/abi.ts TABLE_*) for a robots.txt that was not fetched `ok`,
  * or for none at all (null): the line gets line 0 and the outcome's verdict.
  * @example tableCode('unreachable') // TABLE_UNREACHABLE: disallowed, RFC 9309 §2.3.1.4
  */

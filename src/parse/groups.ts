@@ -21,7 +21,7 @@ export interface OtherRecord {
  * invalid lines do not interrupt it), and the other records written after it up to the
  * next user-agent line. A group holds one or more blocks: other records do not end a
  * group (RFC 9309 §2.2.4), but a `Crawl-delay` belongs to the block it is written in, as
- * robots-parser, Python's urllib.robotparser and Bing read it (README, "Crawl-delay").
+ * robots-parser, Python's urllib.robotparser and Bing read it (docs/PROFILES.md, "Crawl-delay").
  */
 export interface AgentBlock {
   /** Product tokens of the block's user-agent lines, lowercased, as the profile reads them. */

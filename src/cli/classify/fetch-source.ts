@@ -150,7 +150,7 @@ export function schemeOf(bytes: Uint8Array, at: number, length: number): number 
 }
 
 /**
- * Rules of one origin, compiled for the agent: a table (fetched ok), a TABLE_* code (src/wasm.ts:
+ * Rules of one origin, compiled for the agent: a table (fetched ok), a TABLE_* code (src/table/abi.ts:
  * unavailable, unreachable, or no usable origin), undefined (not loaded).
  */
 type OriginTable = Uint8Array | number | undefined;
