@@ -8,7 +8,8 @@ import type { RunTotals } from './output.js';
 import { CliError, fileErrorText } from './errors.js';
 import { defaultUserAgent, describeFetch, fetchCheckRobots, isRobotsUrl, type CliFetchOptions } from './fetch.js';
 import { readRobotsFile } from './robots-file.js';
-import { DEFAULT_MAX_BYTES } from '../robots.js';
+import { DEFAULT_MAX_BYTES, type Robots } from '../robots.js';
+import type { RobotsFetchStatus } from '../fetch/index.js';
 import type { EngineLimits } from '../wasm/index.js';
 
 export interface CheckOptions extends Partial<RowFormat> {
@@ -108,12 +109,17 @@ export async function withUrlInput<T>(
   return run(openUrls(urlsPath, stdin, reading ?? {}));
 }
 
+/** What `check` reads its rules from: a file's bytes, or a fetched robots.txt and its outcome. */
+export type CheckRobots =
+  | { readonly robots: Uint8Array; readonly fetched?: undefined }
+  | { readonly fetched: Robots; readonly outcome: RobotsFetchStatus };
+
 /**
- * The rules `check` applies: a file's bytes, or for an http(s) URL the compiled table of
- * whatever `fetchRobots` decided (RFC 9309 §2.3.1: a parsed file, allow-all when
- * unavailable, disallow-all when unreachable), after a note when that was not `ok`.
+ * The robots.txt `check` applies: a file's bytes, or for an http(s) URL whatever
+ * `fetchRobots` decided (RFC 9309 §2.3.1: a parsed file, allow-all when unavailable,
+ * disallow-all when unreachable), after a note when that was not `ok`.
  */
-async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'robots' | 'table' | 'outcome'>> {
+export async function loadCheckRobots(options: Omit<CheckOptions, 'agent' | 'urlsPath'>): Promise<CheckRobots> {
   const tell = options.onNote ?? ((line: string) => process.stderr.write(`robotstxt: ${line}\n`));
   if (!isRobotsUrl(options.robotsPath)) {
     const limit = options.maxRobotsBytes ?? DEFAULT_MAX_BYTES;
@@ -127,10 +133,17 @@ async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'ro
   const result = await fetchCheckRobots(options.robotsPath, { ...fetch, maxBytes: fetch.maxBytes ?? options.maxRobotsBytes }, options.profile);
   const note = describeFetch(result);
   if (note !== null) tell(note);
+  return { fetched: result.robots, outcome: result.status };
+}
+
+/** The rules of `check --agent`, as plain data a worker can take. */
+async function loadCheckRules(options: CheckOptions): Promise<Pick<CheckJob, 'robots' | 'table' | 'outcome'>> {
+  const loaded = await loadCheckRobots(options);
+  if (loaded.fetched === undefined) return { robots: loaded.robots };
   // The compiled table is plain bytes: it travels to workers like a file's body would.
   // The outcome travels too: rows of an unavailable/unreachable robots.txt get line 0 (the
   // stand-in rules have no file to point into) and JSONL rows say which outcome it was.
-  return { robots: new Uint8Array(0), table: result.robots.forAgent(options.agent).table, outcome: result.status };
+  return { robots: new Uint8Array(0), table: loaded.fetched.forAgent(options.agent).table, outcome: loaded.outcome };
 }
 
 /**

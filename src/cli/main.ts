@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `robotstxt` command: the table of subcommands, dispatch, help and version, and the process's exit.
 import { runCheck } from './check.js';
+import { formatAgentTotals, parseAgentsOption, readAgentsFile, runCheckAgents } from './check-agents.js';
 import { runClassify, DEFAULT_CACHE_HOSTS, formatCut } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
@@ -31,9 +32,13 @@ reads them: \\\\ \\t \\n \\r for backslash TAB LF CR, \\xHH for other control by
 
 /** The options every row-printing command reads the same way, and its URL inputs (the positionals). */
 function rowOptions(args: ParsedArgs, chunkBytes: number) {
+  return { agent: checkAgent(stringOption(args, 'agent')), ...agentlessRowOptions(args, chunkBytes) };
+}
+
+/** rowOptions but the agent: `check --agents` reads its agents itself. */
+function agentlessRowOptions(args: ParsedArgs, chunkBytes: number) {
   const maxUrlBytes = positiveInteger('max-url-bytes', stringOption(args, 'max-url-bytes'), DEFAULT_MAX_URL_BYTES);
   return {
-    agent: checkAgent(stringOption(args, 'agent')),
     profile: oneOf<Profile>('profile', stringOption(args, 'profile'), ['rfc', 'google'], 'rfc'),
     format: oneOf<'tsv' | 'jsonl'>('format', stringOption(args, 'format'), ['tsv', 'jsonl'], 'tsv'),
     only: args.values.only === undefined ? null : oneOf<'allowed' | 'disallowed'>('only', stringOption(args, 'only'), ['allowed', 'disallowed'], 'allowed'),
@@ -47,12 +52,38 @@ function rowOptions(args: ParsedArgs, chunkBytes: number) {
   };
 }
 
+/**
+ * The agents of `check --agents A,B` or `--agents-file FILE`, or null for `--agent`.
+ * Exactly one of the three is given; options that mean nothing for several agents are refused.
+ */
+function agentsOf(args: ParsedArgs): string[] | null {
+  const given = ['agent', 'agents', 'agents-file'].filter((flag) => args.values[flag] !== undefined);
+  if (given.length > 1) throw new CliError(`${given.map((flag) => `--${flag}`).join(' and ')} exclude each other: give one agent or one list`);
+  const list = stringOption(args, 'agents');
+  const file = stringOption(args, 'agents-file');
+  if (list === undefined && file === undefined) return null;
+  refuse(args, ['only'], 'does not apply to --agents: a URL may be allowed for one agent and disallowed for another (filter the JSONL or TSV columns instead)');
+  refuse(args, ['workers'], 'does not apply to --agents yet: it runs in one thread (each URL is read once for every agent)');
+  if (args.values.header !== undefined && stringOption(args, 'format') === 'jsonl') {
+    throw new CliError('--header applies to TSV rows only: JSONL rows name their fields');
+  }
+  return list !== undefined ? parseAgentsOption(list) : readAgentsFile(file!);
+}
+
 const checkCommand: Command = {
   name: 'check',
   summary: 'URLs against one robots.txt (a file, or fetched from a site)',
-  synopsis: ['check --robots FILE|URL --agent TOKEN [options] [URLS...|-]'],
+  synopsis: [
+    'check --robots FILE|URL --agent TOKEN [options] [URLS...|-]',
+    'check --robots FILE|URL --agents A,B,... | --agents-file FILE [options] [URLS...|-]',
+  ],
   description: `${ROWS} Rows: allow|disallow<TAB>LINE<TAB>URL.
 ${LINE}
+
+--agents / --agents-file: one row per URL with every agent's verdict, in the order given:
+allow|disallow:LINE<TAB>...<TAB>URL (--header first prints the agents and url), or JSONL
+{"url":...,"verdicts":{"A":{"verdict":...,"line":...},...}}. The summary counts a URL as
+allowed when every agent may fetch it, then prints each agent's counts.
 
 --robots http(s)://... fetches the robots.txt of that URL's origin. RFC 9309 decides
 what a failure means: 4xx -> every URL allowed, 5xx/network/timeout -> every URL
@@ -60,6 +91,10 @@ disallowed; a line on stderr says which.`,
   options: {
     robots: { type: 'string', value: 'FILE|URL', help: 'the robots.txt file, or a URL on the site whose /robots.txt is fetched (required)' },
     ...ROW_OPTIONS,
+    agent: { ...ROW_OPTIONS.agent, help: 'product token matched against User-agent lines (this, --agents or --agents-file is required)' },
+    agents: { type: 'string', value: 'A,B,...', help: 'several product tokens, comma-separated: one verdict column each (not with --only, --workers)' },
+    'agents-file': { type: 'string', value: 'FILE', help: "like --agents, one token per line ('#' comments and blank lines skipped)" },
+    header: { type: 'boolean', help: 'with --agents, TSV: a first row naming the columns (the agents, then url)' },
     workers: WORKERS_OPTION,
     ...FETCH_OPTIONS,
   },
@@ -67,6 +102,21 @@ disallowed; a line on stderr says which.`,
     const robots = stringOption(args, 'robots');
     if (!robots) throw new CliError('--robots FILE|URL is required');
     if (!isRobotsUrl(robots)) refuse(args, Object.keys(FETCH_OPTIONS), 'applies only when fetching (--robots http(s)://...)');
+    const agents = agentsOf(args);
+    if (agents !== null) {
+      const options = {
+        ...agentlessRowOptions(args, CHUNK_BYTES),
+        agents,
+        header: args.values.header === true,
+        robotsPath: robots,
+        fetch: { ...fetchSettings(args), maxBytes: maxRobotsBytes(args) },
+      };
+      return runRows(args, context, async (progress) => {
+        const totals = await runCheckAgents({ ...options, progress }, context.stdin, context.stdout);
+        return { totals, after: formatAgentTotals(totals.agents, totals.perAgent) };
+      });
+    }
+    refuse(args, ['header'], 'applies only with --agents or --agents-file (the columns of one agent are fixed)');
     const options = {
       ...rowOptions(args, CHUNK_BYTES),
       robotsPath: robots,

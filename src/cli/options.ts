@@ -179,22 +179,23 @@ export function checkUrlInputs(paths: readonly string[]): number | null {
 
 /**
  * Runs `body` with a progress line over the URL inputs (checked first), then prints the
- * lines it returns and the summary on stderr unless `--quiet` (the URL inputs are the
+ * lines it returns (`notes` before the summary, `after` after it) and the summary on stderr unless `--quiet` (the URL inputs are the
  * positionals). Resolves with exit status 0.
  * @example return runRows(args, context, async (progress) => ({ totals: await runCheck({ ...options, progress }, context.stdin, context.stdout) }));
  */
 export async function runRows(
   args: ParsedArgs, context: CommandContext,
-  body: (progress: TtyProgress | null) => Promise<{ totals: RunTotals; notes?: readonly string[] }>,
+  body: (progress: TtyProgress | null) => Promise<{ totals: RunTotals; notes?: readonly string[]; after?: readonly string[] }>,
 ): Promise<number> {
   const quiet = args.values.quiet === true;
   const progress = context.progress(quiet, checkUrlInputs(args.positionals));
   const started = performance.now();
-  const { totals, notes = [] } = await body(progress);
+  const { totals, notes = [], after = [] } = await body(progress);
   progress?.finish();
   if (!quiet) {
     for (const note of notes) context.stderr.write(`${note}\n`);
     context.stderr.write(`${formatSummary(totals, (performance.now() - started) / 1000)}\n`);
+    for (const line of after) context.stderr.write(`${line}\n`);
   }
   return 0;
 }

@@ -177,6 +177,11 @@ export interface RowShape {
   readonly host: boolean;
   /** JSONL rows have an `"outcome"` field (classify --fetch, check --robots URL). */
   readonly outcome: boolean;
+  /**
+   * `check --agents`: one `disallow:0` field (TSV) or `"verdicts"` entry (JSONL) per
+   * agent, in this order, instead of the verdict and line fields (absent: one agent).
+   */
+  readonly agents?: readonly string[];
 }
 
 /**
@@ -187,11 +192,19 @@ export interface RowShape {
  * so no real URL field holds one; TSV shows it as `\n`) then
  * `[N bytes over --max-url-bytes]`. JSONL rows add `"urlBytes":N`. N is the line's
  * length in bytes, its line feed excluded.
+ * With `agents` (check --agents) every agent gets `disallow`, line 0, in the same places.
  * @example overLongRow({ format: 'tsv', only: null, host: false, outcome: false }, 3000000) // 'disallow\t0\t\\n[3000000 bytes over --max-url-bytes]\n'
+ * @example overLongRow({ format: 'tsv', only: null, host: false, outcome: false, agents: ['a', 'b'] }, 9) // 'disallow:0\tdisallow:0\t\\n[9 bytes over --max-url-bytes]\n'
  */
 export function overLongRow(shape: RowShape, bytes: number): string | null {
   if (shape.only === 'allowed') return null;
   const text = `[${bytes} bytes over --max-url-bytes]`;
+  if (shape.agents !== undefined) {
+    const outcome = shape.outcome ? ',"outcome":"none"' : '';
+    if (shape.format === 'tsv') return `${shape.agents.map(() => 'disallow:0\t').join('')}\\n${text}\n`;
+    const verdicts = shape.agents.map((agent) => `${JSON.stringify(agent)}:{"verdict":"disallow","line":0}`).join(',');
+    return `{"url":"\\n${text}","verdicts":{${verdicts}}${outcome},"urlBytes":${bytes}}\n`;
+  }
   if (shape.format === 'tsv') return `disallow\t0\t${shape.host ? '\t' : ''}\\n${text}\n`;
   const host = shape.host ? ',"host":""' : '';
   const outcome = shape.outcome ? ',"outcome":"none"' : '';
