@@ -147,6 +147,14 @@ export class WasmEngine {
   private encodeOne(url: string, count: number): number {
     this.checkUnits(url, -1);
     const memory = this.memory;
+    // The usual case, one short URL into regions already large enough (a UTF-16 unit is
+    // at most 3 UTF-8 bytes): no layout work per call (isAllowed, explain).
+    const most = 3 * url.length;
+    if (most <= memory.inputCap && count <= memory.countCap && scratchFor(most) <= memory.scratchCap) {
+      const written = encoder.encodeInto(url, memory.u8.subarray(memory.inputAt, memory.inputAt + most)).written;
+      if (written > this.limits.maxUrlBytes) throw new UrlLengthError(written, this.limits.maxUrlBytes, -1, -1);
+      return written;
+    }
     let urlBytes = 0;
     for (;;) {
       memory.reserve({ input: 3 * url.length, count, url: urlBytes });

@@ -147,9 +147,13 @@ export class WasmMemory {
     this.refreshViews();
   }
 
-  /** Bytes of linear memory now. */
+  /**
+   * Bytes of linear memory now. Read from the view, not `memory.buffer` (a slow getter
+   * on the per-URL path): only this class grows the memory, and it renews the views when
+   * it does.
+   */
   get size(): number {
-    return this.exports.memory.buffer.byteLength;
+    return this.u8.byteLength;
   }
 
   private refreshViews(): void {
