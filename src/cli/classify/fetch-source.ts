@@ -2,6 +2,7 @@
 import { createHostPoliteness, originOf, RobotsCache, type FetchLike, type HostPoliteness, type RobotsFetchResult } from '../../fetch/index.js';
 import { LruMap } from '../../fetch/lru.js';
 import type { Profile } from '../../parse/lexer.js';
+import { isValidProductToken } from '../../parse/product-token.js';
 import {
   getEngine, ROW_MISSING_DISALLOW, ROW_OUTCOME, SPAN_FIELDS, SPAN_HOST_ID, SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch,
   type WasmEngine,
@@ -83,7 +84,7 @@ export class FetchedRobots implements OriginRobots {
   constructor(private readonly options: FetchedRobotsOptions) {
     // RobotsCache matches nothing itself here (rows are matched in Wasm for --agent), but it
     // needs a valid RFC 9309 §2.2.1 product token: --agent when it is one.
-    const productToken = /^[A-Za-z_-]+$/.test(options.agent) ? options.agent : 'robotstxt';
+    const productToken = isValidProductToken(options.agent) ? options.agent : 'robotstxt';
     this.cache = new RobotsCache({
       userAgent: options.userAgent,
       productToken,
