@@ -179,6 +179,8 @@ export class Robots {
   /** The agent string of the last forAgent call and its matcher: a crawler repeats one. */
   private lastAgent: string | undefined = undefined;
   private lastMatcher: AgentMatcher | null = null;
+  /** The user-agent lines of the groups each matcher was compiled from (explain's agentLines). */
+  private readonly agentLines = new WeakMap<AgentMatcher, readonly number[]>();
 
   private constructor(
     readonly profile: Profile,
@@ -289,9 +291,14 @@ export class Robots {
     let matcher = this.matchers.get(key);
     if (matcher) return matcher;
     const rules: RuleRecord[] = [];
-    for (const group of selectGroups(this.groups, userAgent)) for (const rule of group.rules) rules.push(rule);
+    const agentLines: number[] = [];
+    for (const group of selectGroups(this.groups, userAgent)) {
+      for (const rule of group.rules) rules.push(rule);
+      for (const line of group.agentLines) agentLines.push(line);
+    }
     // The library's own freshly encoded table: the constructor's validation is for foreign tables.
     matcher = compileAgentMatcher(userAgent, this.profile, rules);
+    this.agentLines.set(matcher, agentLines);
     if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
     this.matchers.set(key, matcher);
     return matcher;
@@ -327,10 +334,10 @@ export class Robots {
    */
   explain(url: string, userAgent: string): RobotsExplanation {
     expectString(url, 'url');
-    const verdict = this.forAgent(userAgent).explain(url);
-    const agentLines: number[] = [];
-    for (const group of selectGroups(this.groups, userAgent)) for (const line of group.agentLines) agentLines.push(line);
-    return { ...verdict, agentLines };
+    const matcher = this.forAgent(userAgent);
+    const verdict = matcher.explain(url);
+    // The group selection was made once, when the matcher was compiled (see cached).
+    return { ...verdict, agentLines: [...this.agentLines.get(matcher)!] };
   }
 
   /**
