@@ -28,12 +28,12 @@ const WANT_LINES = matcher.decideLines(BYTES);
 const WANT_BATCH = matcher.decideBatch(URLS);
 
 interface Killable {
-  workers: ({ worker: { terminate(): Promise<number>; threadId: number } } | undefined)[];
+  workers: { slots: readonly ({ worker: { terminate(): Promise<number>; threadId: number } } | undefined)[] };
 }
 
 /** Terminates the pool's worker in `slot` (started), without waiting for its exit event. */
 function kill(p: PoolModule.MatchPool, slot = 0): number {
-  const w = (p as unknown as Killable).workers[slot];
+  const w = (p as unknown as Killable).workers.slots[slot];
   if (w === undefined) throw new Error(`worker ${slot} was not started`);
   void w.worker.terminate();
   return w.worker.threadId;
@@ -112,7 +112,7 @@ describe('a worker that dies while the call is in flight', () => {
   it('a share whose second worker dies too rejects with the cause (retried once, not forever)', async () => {
     const p = pool({ threads: 2, minParallelBytes: 0 });
     await p.matchLines(matcher, BYTES);
-    const workers = (p as unknown as Killable).workers;
+    const workers = (p as unknown as Killable).workers.slots;
     // The first worker may answer before terminate() takes effect; then the call simply
     // resolves and the round is tried again. Each round ends: either the call settles,
     // or the replacement the retry went to appears and is killed too.

@@ -358,7 +358,7 @@ describe('MatchPool: errors and lifecycle', () => {
     await q.matchLines(matchers.rfc, bytes);
     const first = q.lastSplit[1]!.threadId;
     // Private, to stand in for a crash: the worker is terminated before it can answer.
-    const worker = (q as unknown as { workers: { worker: { terminate(): Promise<number> } }[] }).workers[0]!.worker;
+    const worker = (q as unknown as { workers: { slots: { worker: { terminate(): Promise<number> } }[] } }).workers.slots[0]!.worker;
     void worker.terminate();
     expect(Buffer.from(await q.matchLines(matchers.rfc, bytes)).equals(Buffer.from(matchers.rfc.matchLines(bytes)))).toBe(true);
     expect(q.lastSplit[1]!.threadId).not.toBe(first);

@@ -1,11 +1,12 @@
 // Streams input chunks through a job (here or in worker threads) and writes rows in input order.
-import { Worker } from 'node:worker_threads';
 import type { Writable } from 'node:stream';
+import { SpareBuffers } from '../pool/arena.js';
+import { WorkerLostError, WorkerSet } from '../pool/workers.js';
 import { lineChunks } from './stream.js';
 import { createProcessor, type ChunkProcessor, type ChunkResult, type Job } from './jobs.js';
 import type { RowShape, RunTotals } from './output.js';
 import { OutputBuffer, overLongRow, writeAll } from './output.js';
-import { CliError } from './errors.js';
+import { CliError, limitErrorText } from './errors.js';
 
 /** URL lines to read: a stream, or a reader that may reuse its buffer for its next read. */
 export interface UrlInput {
@@ -51,8 +52,8 @@ export function jobRowShape(job: Job): RowShape {
 
 /**
  * Messages between run.ts and worker.ts: a chunk for a worker, and a buffer for its rows
- * when the pool has one to spare. Both buffers are moved to the worker, and the reply
- * moves them back (the rows as `result.rows[0]`): the pool recycles them, so a run
+ * when the run has one to spare. Both buffers are moved to the worker, and the reply
+ * moves them back (the rows as `result.rows[0]`): the run recycles them, so it
  * allocates no memory per chunk (a fresh 1 MB buffer each way per chunk left garbage
  * that V8 collected late).
  */
@@ -90,74 +91,84 @@ export function chunkBufferBytes(length: number): number {
   return Math.ceil(length * (1 + CHUNK_HEADROOM));
 }
 
-/** Worker threads each running the job's processor; results come back by sequence number. */
-class WorkerPool implements ChunkProcessor {
-  private readonly workers: Worker[];
-  private readonly waiting = new Map<number, { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }>();
-  private seq = 0;
+/**
+ * What a run reports when a worker thread was lost: a limit error or a user-facing error
+ * it crashed with (say, while compiling the job's rules as it started) is reported as
+ * the same error in this thread would be; anything else says which worker died and how.
+ */
+function lostWorkerError(error: WorkerLostError): Error {
+  const cause = error.cause;
+  if (limitErrorText(cause) !== null) return cause as Error;
+  if (cause instanceof Error && cause.name === 'CliError') return new CliError(cause.message);
+  return error;
+}
+
+/**
+ * The job's processor in worker threads (cli/worker.ts) of a WorkerSet: chunks go to the
+ * workers round-robin and their results come back by request. A worker lost mid-run
+ * fails the run (its chunk's buffer went with it): that chunk and every later one reject.
+ */
+class ChunkWorkers implements ChunkProcessor {
+  private readonly set: WorkerSet<WorkerRequest, WorkerReply, null>;
+  private readonly size: number;
+  private next = 0;
   private failure: Error | null = null;
   /** Buffers back from the workers, to be sent again: chunk buffers, and rows buffers once written. */
-  private readonly spareChunks: ArrayBuffer[] = [];
-  private readonly spareRows: ArrayBuffer[] = [];
+  private readonly spareChunks: SpareBuffers;
+  private readonly spareRows: SpareBuffers;
 
   constructor(job: Job, size: number) {
-    const url = new URL('./worker.js', import.meta.url);
-    this.workers = Array.from({ length: size }, () => {
-      const worker = new Worker(url, { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-      worker.on('message', (reply: WorkerReply) => this.settle(reply));
-      worker.on('error', (error) => this.fail(error));
-      worker.on('exit', (code) => {
-        if (code !== 0) this.fail(new Error(`worker exited with code ${code}`));
-      });
-      return worker;
+    this.size = size;
+    // At most 2 chunks per worker are in flight (runJob's window), so as many buffers of each kind.
+    this.spareChunks = new SpareBuffers(2 * size);
+    this.spareRows = new SpareBuffers(2 * size);
+    this.set = new WorkerSet({
+      url: new URL('./worker.js', import.meta.url),
+      label: 'robotstxt worker',
+      worker: { workerData: job, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } },
+      extra: () => null,
+      onLost: (error) => {
+        this.failure ??= lostWorkerError(error);
+      },
     });
-  }
-
-  private settle(reply: WorkerReply): void {
-    const waiter = this.waiting.get(reply.seq);
-    if (!waiter) return;
-    this.waiting.delete(reply.seq);
-    this.spareChunks.push(reply.chunk.buffer as ArrayBuffer);
-    if ('result' in reply) waiter.resolve(reply.result);
-    // A user-facing failure in a worker (e.g. an unreadable robots file) stays user-facing,
-    // and an engine limit error keeps its name (main.ts reports it as a limit, status 65).
-    else if (reply.error.cli) waiter.reject(new CliError(reply.error.message));
-    else waiter.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }));
-  }
-
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const waiter of this.waiting.values()) waiter.reject(error);
-    this.waiting.clear();
+    // Started now: each compiles the job's rules while the first chunks are read.
+    for (let slot = 0; slot < size; slot++) this.set.thread(slot);
   }
 
   process(chunk: Uint8Array): Promise<ChunkResult> {
     if (this.failure) return Promise.reject(this.failure);
-    const seq = this.seq++;
     // Chunks are spread round-robin; ordering is restored by the caller, which awaits
     // results in submission order.
-    const worker = this.workers[seq % this.workers.length]!;
+    const worker = this.set.thread(this.next++ % this.size);
     // A copy, moved to the worker: the chunk's own buffer is the reader's, reused for the
-    // next read. At most `window` spare buffers exist; one too small (a chunk grown by a
-    // long line) is dropped for a larger one.
-    let buffer = this.spareChunks.pop();
-    if (buffer === undefined || buffer.byteLength < chunk.length) buffer = new ArrayBuffer(chunkBufferBytes(chunk.length));
+    // next read. A spare buffer too small (a chunk grown by a long line) is dropped for a larger one.
+    const buffer = this.spareChunks.take(chunk.length, chunkBufferBytes);
     const own = new Uint8Array(buffer, 0, chunk.length);
     own.set(chunk);
-    const rows = this.spareRows.pop();
+    const rows = this.spareRows.takeAny();
     const transfer = rows === undefined ? [buffer] : [buffer, rows];
-    return new Promise<ChunkResult>((resolve, reject) => {
-      this.waiting.set(seq, { resolve, reject });
-      worker.postMessage({ seq, chunk: own, rows: rows === undefined ? null : new Uint8Array(rows) } satisfies WorkerRequest, transfer);
-    });
+    const request = (seq: number): WorkerRequest => ({ seq, chunk: own, rows: rows === undefined ? null : new Uint8Array(rows) });
+    return this.set.send(worker, request, transfer).then(
+      (reply) => {
+        this.spareChunks.give(reply.chunk.buffer as ArrayBuffer);
+        if ('result' in reply) return reply.result;
+        // A user-facing failure in a worker (e.g. an unreadable robots file) stays user-facing,
+        // and an engine limit error keeps its name (main.ts reports it as a limit, status 65).
+        if (reply.error.cli) throw new CliError(reply.error.message);
+        throw Object.assign(new Error(reply.error.message), { name: reply.error.name });
+      },
+      (error: unknown) => {
+        throw error instanceof WorkerLostError ? (this.failure ?? lostWorkerError(error)) : error;
+      },
+    );
   }
 
   recycle(rows: Uint8Array): void {
-    if (this.spareRows.length < this.workers.length * 2) this.spareRows.push(rows.buffer as ArrayBuffer);
+    this.spareRows.give(rows.buffer as ArrayBuffer);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await this.set.close(new Error('the run ended while a chunk was in a worker'));
   }
 }
 
@@ -168,7 +179,7 @@ class WorkerPool implements ChunkProcessor {
  * @example await runJob(job, createReadStream('urls.txt'), process.stdout, { workers: 2 })
  */
 export async function runJob(job: Job, input: UrlInput, output: Writable, options: RunOptions): Promise<RunTotals> {
-  const pool = options.workers > 1 ? new WorkerPool(job, options.workers) : null;
+  const pool = options.workers > 1 ? new ChunkWorkers(job, options.workers) : null;
   try {
     const rows = jobRowShape(job);
     if (pool !== null) return await runChunks(pool, input, output, { ...options, window: 2 * options.workers, rows });

@@ -17,17 +17,16 @@
 // (engine.matchEncoded). Encoding takes about half what judging does, so with one worker
 // this thread keeps about 30% of the URLs.
 //
-// Why one file of ~700 lines: both batch paths (line bytes, strings) share the worker
-// bookkeeping, table shipping and share balancing at the bottom; that part moves out when
-// the CLI's own worker pool (src/cli/run.ts) is folded into this one.
-import { Worker, threadId } from 'node:worker_threads';
+// What goes to the workers (arenas, tables, a retry when one dies) is pool/requests.ts;
+// the threads themselves are a WorkerSet (pool/workers.ts), the pool the CLI's
+// `--workers` run shares.
+import { threadId } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { AgentMatcher, type BatchDecisions } from '../matcher.js';
 import { describe, expectBytes, expectOut } from '../errors.js';
-import type { PoolDrop, PoolDropArena, PoolReply, PoolRequest, PoolStringsRequest, PoolTable } from './worker.js';
-import { type Arena, WorkerArenas } from './arena.js';
+import { MatchWorkers, type Part } from './requests.js';
 import { getEngine } from '../wasm/index.js';
-import { encodeUrls, notAString } from '../wasm/url-bytes.js';
+import { notAString } from '../wasm/url-bytes.js';
 import { ShareBalance, shareTargets, splitAtLines } from './split.js';
 
 /**
@@ -69,52 +68,6 @@ export interface PoolShare {
   readonly lines: number;
 }
 
-/** One share's results. */
-interface Part {
-  readonly threadId: number;
-  readonly byteLength: number;
-  readonly verdicts: Uint8Array;
-  readonly lines: Uint32Array | null;
-  /** Time spent judging it, or NaN when that time says nothing of the thread's speed (say, a table was rebuilt first). */
-  readonly ms: number;
-}
-
-interface Waiter {
-  readonly byteLength: number;
-  readonly tableId: number;
-  /** The request carried the table: the worker's time includes rebuilding the matcher. */
-  readonly sentTable: boolean;
-  readonly resolve: (part: Part) => void;
-  readonly reject: (error: Error) => void;
-  /** What a fresh worker needs to answer it again when this one dies first (see lose). */
-  readonly request: PoolRequest | PoolStringsRequest;
-  readonly input: SharedArrayBuffer;
-  readonly matcher: AgentMatcher;
-  /** Whether this is already the second worker asked: a request is retried once. */
-  readonly retried: boolean;
-}
-
-/**
- * A started worker, the tables it has been sent, the requests it has not answered yet,
- * and the shared memory its input is copied into.
- */
-interface PoolWorker {
-  readonly worker: Worker;
-  readonly threadId: number;
-  readonly tables: Set<number>;
-  readonly waiting: Map<number, Waiter>;
-  readonly arenas: WorkerArenas;
-  /** Set once its error or exit was seen (or the pool closed it). */
-  lost: boolean;
-}
-
-/** One worker's part of a call: the worker, the arenas its pieces were copied into, its pieces' results. */
-interface WorkerCall {
-  readonly w: PoolWorker;
-  readonly held: Arena[];
-  readonly parts: Promise<Part>[];
-}
-
 /** What the synchronous part of a string batch leaves for the rest of the call. */
 interface StartedStrings {
   /** The workers' pieces, by their first URL. */
@@ -151,8 +104,6 @@ const MIN_PIECE_URLS = 8192;
  * a worker's time per URL.
  */
 const STRING_MAX_RATIO = 8;
-
-const WORKER_URL = new URL('./worker.js', import.meta.url);
 
 function checkOptions(options: unknown): { threads: number; minParallelBytes: number } {
   if (options === undefined) return { threads: availableParallelism(), minParallelBytes: DEFAULT_MIN_PARALLEL_BYTES };
@@ -192,17 +143,8 @@ export class MatchPool {
   readonly threads: number;
   /** Inputs shorter than this stay on the calling thread. */
   readonly minParallelBytes: number;
-  private readonly workers: (PoolWorker | undefined)[] = [];
-  /** Ids of the tables sent to workers, so that each worker gets each table once. */
-  private readonly tableIds = new WeakMap<Uint8Array, number>();
-  /** Tells workers to forget a table the calling side no longer holds. */
-  private readonly forget = new FinalizationRegistry<number>((tableId) => {
-    for (const w of this.workers) {
-      if (w?.tables.delete(tableId)) w.worker.postMessage({ kind: 'drop', tableId } satisfies PoolDrop);
-    }
-  });
-  private nextTableId = 1;
-  private nextSeq = 1;
+  /** The worker threads and what goes to them. */
+  private readonly workers = new MatchWorkers();
   private closed = false;
   private split: readonly PoolShare[] = [];
   private readonly balance = new ShareBalance();
@@ -320,11 +262,8 @@ export class MatchPool {
    */
   async close(): Promise<void> {
     this.closed = true;
-    const started = this.workers.splice(0).filter((w) => w !== undefined);
     // Rejected now, not when the exit is seen: a reply already on its way is ignored.
-    const error = new Error('MatchPool was closed while this call was in flight');
-    for (const w of started) this.lose(w, error, false);
-    await Promise.all(started.map((w) => w.worker.terminate()));
+    await this.workers.close(new Error('MatchPool was closed while this call was in flight'));
   }
 
   private checkCall(matcher: unknown, bytes: unknown): asserts matcher is AgentMatcher {
@@ -408,7 +347,7 @@ export class MatchPool {
     // Piece k of every worker's share, then piece k + 1: each worker judges a piece while
     // this thread encodes the next ones.
     const pending: { readonly start: number; readonly part: Promise<Part> }[] = [];
-    const calls = cuts.slice(2).map((_, slot) => this.workerCall(slot));
+    const calls = cuts.slice(2).map((_, slot) => this.workers.call(slot));
     const encodeMs = calls.map(() => 0);
     for (let k = 0; k < STRING_PIECES; k++) {
       for (const [slot, call] of calls.entries()) {
@@ -422,13 +361,13 @@ export class MatchPool {
         const hint = Math.ceil((end - start) * (4 + chars / total)) + 64;
         if (from >= to) continue;
         const encoding = performance.now();
-        const part = this.postStrings(call, hint, matcher, list, units, from, to - from, lines !== null);
+        const part = this.workers.postStrings(call, hint, matcher, list, units, from, to - from, lines !== null);
         encodeMs[slot]! += performance.now() - encoding;
         call.parts.push(part);
         pending.push({ start: from, part });
       }
     }
-    this.releaseWhenAnswered(calls);
+    this.workers.releaseWhenAnswered(calls);
     pending.sort((a, b) => a.start - b.start);
     let ownBytes: number;
     const started = performance.now();
@@ -479,16 +418,16 @@ export class MatchPool {
       const at = bytes.buffer instanceof SharedArrayBuffer ? [0, length] : splitAtLines(bytes.subarray(start, start + length), [Math.floor(length / HEAD_PARTS)]);
       pieces.push(at.slice(1).map((end, k) => [start + at[k]!, end - at[k]!] as const));
     }
-    const calls = pieces.map((_, slot) => this.workerCall(slot));
+    const calls = pieces.map((_, slot) => this.workers.call(slot));
     for (let k = 0; k < 2; k++) {
       for (const [slot, list] of pieces.entries()) {
         const piece = list[k];
         // Both pieces of the share, 8 bytes apart at most: one arena holds them.
         const hint = cuts[slot + 2]! - cuts[slot + 1]! + 16;
-        if (piece !== undefined) calls[slot]!.parts.push(this.post(calls[slot]!, hint, matcher, bytes, piece[0], piece[1], withLines));
+        if (piece !== undefined) calls[slot]!.parts.push(this.workers.postLines(calls[slot]!, hint, matcher, bytes, piece[0], piece[1], withLines));
       }
     }
-    this.releaseWhenAnswered(calls);
+    this.workers.releaseWhenAnswered(calls);
     const pending = calls.map((c) => c.parts);
     let own: Part;
     try {
@@ -513,195 +452,4 @@ export class MatchPool {
     }
     return [own, ...workerParts];
   }
-
-  /** Worker `slot` (started on first use), for one call. */
-  private workerCall(slot: number): WorkerCall {
-    return { w: this.worker(slot), held: [], parts: [] };
-  }
-
-  /** Hands each call's arenas back to its worker's set once the worker answered (or failed) all its pieces. */
-  private releaseWhenAnswered(calls: readonly WorkerCall[]): void {
-    for (const { w, held, parts } of calls) void Promise.allSettled(parts).then(() => w.arenas.release(held));
-  }
-
-  /**
-   * Sends `length` bytes of `bytes` from `start` to the call's worker and resolves with
-   * its results. A piece of shared memory is read in place; any other is copied into an
-   * arena (`hint`: the bytes of all the call's pieces, when a new one is needed).
-   */
-  private post(call: WorkerCall, hint: number, matcher: AgentMatcher, bytes: Uint8Array, start: number, length: number, withLines: boolean): Promise<Part> {
-    const { w, held } = call;
-    if (bytes.buffer instanceof SharedArrayBuffer) {
-      const input = bytes.buffer;
-      const offset = bytes.byteOffset + start;
-      return this.dispatch(w, matcher, length, input, (seq, tableId, table) => ({
-        kind: 'match', seq, tableId, arena: 0, input, offset, length, withLines, ...(table && { table }),
-      }));
-    }
-    const piece = bytes.subarray(start, start + length);
-    // At the piece's own alignment modulo 8, where V8 copies at memcpy speed.
-    const { arena, offset } = w.arenas.place(held, length, piece.byteOffset & 7, hint);
-    arena.bytes.set(piece, offset);
-    return this.dispatch(w, matcher, length, arena.bytes.buffer as SharedArrayBuffer, (seq, tableId, table) => ({
-      kind: 'match', seq, tableId, ...arenaInput(arena), offset, length, withLines, ...(table && { table }),
-    }));
-  }
-
-  /**
-   * Encodes list[from, from + count) into an arena of the call's worker and resolves
-   * with its results.
-   */
-  private postStrings(
-    call: WorkerCall, hint: number, matcher: AgentMatcher, list: readonly string[], units: Uint32Array, from: number, count: number, withLines: boolean,
-  ): Promise<Part> {
-    const { w, held } = call;
-    let chars = 0;
-    for (let i = from; i < from + count; i++) chars += units[i]!;
-    // Byte lengths first (u32, 8-aligned), then the bytes: room for ASCII first, since
-    // room for the worst case (3 bytes per UTF-16 unit) would triple the memory.
-    const encode = (room: number): { arena: Arena; offset: number; byteLength: number } => {
-      const { arena, offset } = w.arenas.place(held, 4 * count + room, 0, hint);
-      const bytes = arena.bytes.subarray(offset + 4 * count, offset + 4 * count + room);
-      const byteLength = encodeUrls(list, from, count, bytes, new Uint32Array(arena.bytes.buffer, offset, count), 0);
-      return { arena, offset, byteLength };
-    };
-    let encoded = encode(chars);
-    if (encoded.byteLength < 0) encoded = encode(3 * chars);
-    const { arena, offset, byteLength } = encoded;
-    return this.dispatch(w, matcher, byteLength, arena.bytes.buffer as SharedArrayBuffer, (seq, tableId, table) => ({
-      kind: 'strings', seq, tableId, ...arenaInput(arena), count, lengthsOffset: offset, bytesOffset: offset + 4 * count, byteLength, withLines,
-      ...(table && { table }),
-    }));
-  }
-
-  /** Worker `slot`, started on first use. */
-  private worker(slot: number): PoolWorker {
-    return (this.workers[slot] ??= this.start());
-  }
-
-  /**
-   * Sends `w` the request `build` makes (with the table, the first time `w` gets it)
-   * and resolves with its results; `byteLength` is the input's, for `lastSplit`.
-   */
-  private dispatch(
-    w: PoolWorker, matcher: AgentMatcher, byteLength: number, input: SharedArrayBuffer,
-    build: (seq: number, tableId: number, table: PoolTable | undefined) => PoolRequest | PoolStringsRequest,
-  ): Promise<Part> {
-    let tableId = this.tableIds.get(matcher.table);
-    if (tableId === undefined) {
-      tableId = this.nextTableId++;
-      this.tableIds.set(matcher.table, tableId);
-      this.forget.register(matcher.table, tableId);
-    }
-    const table = w.tables.has(tableId) ? undefined : { userAgent: matcher.userAgent, profile: matcher.profile, bytes: matcher.table };
-    w.tables.add(tableId);
-    const seq = this.nextSeq++;
-    // A worker with requests pending keeps the process alive until it answers.
-    if (w.waiting.size === 0) w.worker.ref();
-    const request = build(seq, tableId, table);
-    return new Promise<Part>((resolve, reject) => {
-      w.waiting.set(seq, { byteLength, tableId, sentTable: table !== undefined, resolve, reject, request, input, matcher, retried: false });
-      w.worker.postMessage(request);
-    });
-  }
-
-  /**
-   * Sends a request a dead worker left unanswered to the fresh worker in `slot`, with
-   * everything it needs (the table, and the input buffer for this request only: the
-   * arena stays the dead worker's call's until the answer), under a new sequence number,
-   * so that a late reply of the dead worker is never taken for it.
-   */
-  private retry(slot: number, waiter: Waiter): void {
-    const w = this.worker(slot);
-    const { matcher } = waiter;
-    w.tables.add(waiter.tableId);
-    const seq = this.nextSeq++;
-    const request = {
-      ...waiter.request, seq, arena: 0, input: waiter.input, table: { userAgent: matcher.userAgent, profile: matcher.profile, bytes: matcher.table },
-    } as PoolRequest | PoolStringsRequest;
-    if (w.waiting.size === 0) w.worker.ref();
-    w.waiting.set(seq, { ...waiter, request, sentTable: true, retried: true });
-    w.worker.postMessage(request);
-  }
-
-  private start(): PoolWorker {
-    const worker = startWorker();
-    // Idle workers must not keep the process alive; `post` refs a worker while it is busy.
-    worker.unref();
-    const arenas = new WorkerArenas((arena) => worker.postMessage({ kind: 'drop-arena', arena: arena.id } satisfies PoolDropArena));
-    const w: PoolWorker = { worker, threadId: worker.threadId, tables: new Set(), waiting: new Map(), arenas, lost: false };
-    worker.on('message', (reply: PoolReply) => {
-      const waiter = w.waiting.get(reply.seq);
-      if (waiter === undefined) return;
-      w.waiting.delete(reply.seq);
-      if (w.waiting.size === 0) worker.unref();
-      if ('error' in reply) {
-        // The worker may not have kept the table (say, it failed validation): resend it next time.
-        w.tables.delete(waiter.tableId);
-        waiter.reject(new Error(`MatchPool worker (thread ${w.threadId}) failed: ${reply.error}`));
-      } else {
-        const verdicts = new Uint8Array(reply.verdicts);
-        const lines = reply.lines === null ? null : new Uint32Array(reply.lines);
-        const ms = waiter.sentTable ? Number.NaN : reply.ms;
-        waiter.resolve({ threadId: reply.threadId, byteLength: waiter.byteLength, verdicts, lines, ms });
-      }
-    });
-    worker.on('error', (error) => {
-      this.lose(w, new Error(`MatchPool worker (thread ${w.threadId}) crashed: ${error.message}`, { cause: error }), true);
-    });
-    worker.on('exit', (code) => {
-      this.lose(w, new Error(`MatchPool worker (thread ${w.threadId}) exited with code ${code} before answering`), true);
-    });
-    return w;
-  }
-
-  /**
-   * A worker is gone: the next call in its slot starts a new one. With `retry`, each
-   * request it left unanswered goes once to that new worker (a worker that died before
-   * or while a call used it, even before its exit event, costs that call nothing);
-   * requests already retried, or every request when the pool is closing, reject.
-   * Requests are pure (bytes and a table in, verdicts out) and each is answered under
-   * one live sequence number only, so no result is lost or counted twice.
-   */
-  private lose(w: PoolWorker, error: Error, retry: boolean): void {
-    if (w.lost) return;
-    w.lost = true;
-    const slot = this.workers.indexOf(w);
-    if (slot !== -1) this.workers[slot] = undefined;
-    const left = [...w.waiting.values()];
-    w.waiting.clear();
-    for (const waiter of left) {
-      if (!retry || this.closed || waiter.retried || slot === -1) {
-        waiter.reject(waiter.retried ? new Error(`${error.message} (the request's second worker)`, { cause: error.cause }) : error);
-        continue;
-      }
-      try {
-        this.retry(slot, waiter);
-      } catch (startError) {
-        waiter.reject(new Error(`${error.message}; a new worker could not start: ${(startError as Error).message}`, { cause: startError }));
-      }
-    }
-  }
-}
-
-/**
- * A worker with the process's Node options (a loader, say), except --input-type (for
- * `node -e`), which makes a worker started from a file fail to load. Node refuses V8 and
- * process-wide options in a worker (`--max-old-space-size`, `--trace-gc`, …); with any of
- * those the worker starts without the parent's options, which it does not need.
- */
-function startWorker(): Worker {
-  try {
-    return new Worker(WORKER_URL, { execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')) });
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
-    return new Worker(WORKER_URL, { execArgv: [] });
-  }
-}
-
-/** The request fields that name `arena`, with the buffer itself the first time the worker gets it. */
-function arenaInput(arena: Arena): { arena: number; input?: SharedArrayBuffer } {
-  if (arena.sent) return { arena: arena.id };
-  arena.sent = true;
-  return { arena: arena.id, input: arena.bytes.buffer as SharedArrayBuffer };
 }

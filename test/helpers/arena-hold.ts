@@ -4,7 +4,7 @@ import type * as PoolModule from '../../src/pool/index.js';
 
 /** Idle arenas of the pool's first worker (private state, read for the test only). */
 function idleArenas(pool: PoolModule.MatchPool): number {
-  return (pool as unknown as { workers: { arenas: { idle: unknown[] } }[] }).workers[0]!.arenas.idle.length;
+  return (pool as unknown as { workers: { slots: { extra: { arenas: { idle: unknown[] } } }[] } }).workers.slots[0]!.extra.arenas.idle.length;
 }
 
 /**
