@@ -6,6 +6,7 @@
 // after it started, many times over; every call must resolve with exactly the verdicts the
 // matcher gives on this thread, whichever of the reply and the exit event comes first.
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,7 +29,7 @@ const WANT_LINES = matcher.decideLines(BYTES);
 const WANT_BATCH = matcher.decideBatch(URLS);
 
 interface Killable {
-  workers: { slots: readonly ({ worker: { terminate(): Promise<number>; threadId: number } } | undefined)[] };
+  workers: { slots: readonly ({ worker: { terminate(): Promise<number>; postMessage(message: unknown): void; threadId: number } } | undefined)[] };
 }
 
 /** Terminates the pool's worker in `slot` (started), without waiting for its exit event. */
@@ -154,5 +155,47 @@ describe('a worker that dies while the call is in flight', () => {
       return;
     }
     throw new Error('in 50 rounds neither worker died before answering: the rejection path was never reached');
+  });
+});
+
+describe('a worker that crashes (an uncaught error, not an exit) while a call is in flight', () => {
+  /** Makes the pool's worker in `slot` throw in its message handler on the next message it reads. */
+  function crash(p: PoolModule.MatchPool, slot = 0): number {
+    const w = (p as unknown as Killable).workers.slots[slot];
+    if (w === undefined) throw new Error(`worker ${slot} was not started`);
+    // Messages are read in order: this one, before any request posted after it.
+    w.worker.postMessage(null);
+    return w.worker.threadId;
+  }
+
+  it('every call resolves on a new worker, with the matcher’s own verdicts', async () => {
+    const p = pool({ threads: 2, minParallelBytes: 0 });
+    await p.matchLines(matcher, BYTES);
+    for (let round = 0; round < 5; round++) {
+      const dead = crash(p);
+      const decided = round % 2 === 0 ? await p.decideLines(matcher, BYTES) : await p.decideBatch(matcher, URLS);
+      const want = round % 2 === 0 ? WANT_LINES : WANT_BATCH;
+      expect(same(decided.verdicts, want.verdicts) && same(decided.lines, want.lines), `round ${round}`).toBe(true);
+      expect(p.lastSplit.map((s) => s.threadId)).not.toContain(dead);
+    }
+  });
+
+  it('a process whose pool worker crashed, closed or not, exits by itself (no thread left)', () => {
+    const script = (close: boolean): string => [
+      `const { MatchPool } = await import(${JSON.stringify(pathToFileURL(distPool).href)});`,
+      `const { Robots } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)});`,
+      `const m = Robots.parse('User-agent: *\\nDisallow: /x\\n').forAgent('bot');`,
+      'const pool = new MatchPool({ threads: 2, minParallelBytes: 0 });',
+      `const bytes = new TextEncoder().encode('/x\\n/y\\n'.repeat(1000));`,
+      'await pool.matchLines(m, bytes);',
+      'pool.workers.slots[0].worker.postMessage(null);',
+      'const v = await pool.matchLines(m, bytes);',
+      close ? 'await pool.close();' : '',
+      'console.log(v.length, v[0], v[1]);',
+    ].join('\n');
+    for (const close of [false, true]) {
+      const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', script(close)], { encoding: 'utf8', timeout: 20_000 });
+      expect(stdout.trim(), `close: ${close}`).toBe('2000 0 1');
+    }
   });
 });

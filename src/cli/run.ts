@@ -107,8 +107,11 @@ function lostWorkerError(error: WorkerLostError): Error {
  * The job's processor in worker threads (cli/worker.ts) of a WorkerSet: chunks go to the
  * workers round-robin and their results come back by request. A worker lost mid-run
  * fails the run (its chunk's buffer went with it): that chunk and every later one reject.
+ * @example
+ * const workers = new ChunkWorkers(job, 2);
+ * try { await runChunks(workers, input, process.stdout, { window: 4 }) } finally { await workers.close() }
  */
-class ChunkWorkers implements ChunkProcessor {
+export class ChunkWorkers implements ChunkProcessor {
   private readonly set: WorkerSet<WorkerRequest, WorkerReply, null>;
   private readonly size: number;
   private next = 0;
