@@ -1,4 +1,4 @@
-// Worker thread of MatchPool (pool/index.ts): judges the shares of URLs it is sent (line bytes, or encoded strings), one request at a time.
+// Worker thread of MatchPool (requests from pool/requests.ts): judges the shares of URLs it is sent (line bytes, or encoded strings), one request at a time.
 import { parentPort, threadId } from 'node:worker_threads';
 import { AgentMatcher } from '../matcher.js';
 import { getEngine } from '../wasm/index.js';
