@@ -22,13 +22,13 @@ const MATCH_PREFIX = 'http://relative.invalid';
  * or `%2e` (it may be a dot segment, URL Standard "single-dot"/"double-dot path
  * segment"); then maybe a non-empty query of printable ASCII outside the special-query
  * percent-encode set (`"`, `#`, `<`, `>`, `'`) and not `\`; then maybe a fragment, which
- * both paths drop. No path at all (`https://a.test?q`) qualifies too: WHATWG and the
+ * both paths drop (so it is not read: `#` ends the match). No path at all (`https://a.test?q`) qualifies too: WHATWG and the
  * matcher both read it as `/`. No backtracking: segments are split at `/`, which no class
  * matches. A regular expression because V8 runs it as native code (a charCodeAt loop
  * cost several times more per URL), one per origin starting with its prefix
  * ({@link plainUrlPattern}), which is cheaper than `startsWith` and a second expression.
  */
-const PLAIN_TAIL = String.raw`(?:\/(?!\.|%2[eE])[A-Za-z0-9\-._~!$&()*+,;=:@%]*)*(?:\?[!$-&(-;=?-\[\]-~]+)?(?:#[^]*)?$`;
+const PLAIN_TAIL = String.raw`(?:\/(?!\.|%2[eE])[A-Za-z0-9\-._~!$&()*+,;=:@%]*)*(?:\?[!$-&(-;=?-\[\]-~]+)?(?:#|$)`;
 
 /**
  * `prefix` (taken literally) followed by {@link PLAIN_TAIL}: whether a URL is `prefix`
@@ -66,8 +66,23 @@ export class RobotsOrigin {
     this.#origin = origin;
     // Only the special schemes crawlers use: file: (drive letters) and non-special schemes
     // (opaque paths, other escaping) keep the WHATWG path.
-    const web = origin !== null && (origin.protocol === 'http:' || origin.protocol === 'https:') && origin.host !== 'relative.invalid';
+    // A host with ';' (WHATWG allows it) keeps the WHATWG path too: the matcher, given the
+    // whole URL, ends the authority at the first '/', '?', ';' or '#' (robots.cc's
+    // GetPathParamsQuery), so it would read the path from inside such a host.
+    const web =
+      origin !== null &&
+      (origin.protocol === 'http:' || origin.protocol === 'https:') &&
+      origin.host !== 'relative.invalid' &&
+      !origin.host.includes(';');
     this.#plain = web ? plainUrlPattern(`${origin.protocol}//${origin.host}`) : null;
+  }
+
+  /**
+   * {@link plainUrlPattern} of this origin, or null when every URL must be parsed. Compat's
+   * per-URL path tests it itself: one regular expression call is the whole check.
+   */
+  get plainPattern(): RegExp | null {
+    return this.#plain;
   }
 
   /**

@@ -84,6 +84,8 @@ export function reduceUserAgent(ua: string | undefined): string {
 class CompatRobots implements RobotsParserCompat {
   readonly robots: Robots;
   readonly #origin: RobotsOrigin;
+  /** `#origin`'s plain-URL pattern (null: every URL is parsed), held here so a plain URL costs one test call. */
+  readonly #plain: RegExp | null;
   /** The last User-Agent string asked about and its matcher: crawlers repeat one. */
   #lastUa: string | undefined = undefined;
   #lastMatcher: AgentMatcher | null = null;
@@ -97,6 +99,7 @@ class CompatRobots implements RobotsParserCompat {
       throw new TypeError(`contents must be a string, Uint8Array, null or undefined, got ${describe(contents)}`);
     }
     this.#origin = new RobotsOrigin(url);
+    this.#plain = this.#origin.plainPattern;
     this.robots = Robots.parse(contents, { profile: 'rfc' });
   }
 
@@ -119,10 +122,18 @@ class CompatRobots implements RobotsParserCompat {
     return matcher;
   }
 
+  /** The URL the matcher judges for `url` (RobotsOrigin#matchUrl), with the plain case inline: crawlers call this per URL. */
+  #matchUrl(url: unknown): string | null {
+    const plain = this.#plain;
+    if (plain !== null && typeof url === 'string' && plain.test(url)) return url;
+    return this.#origin.parsedMatchUrl(url);
+  }
+
   isAllowed(url: string, ua?: string): boolean | undefined {
-    const matchUrl = this.#origin.matchUrl(url);
+    const matchUrl = this.#matchUrl(url);
     if (matchUrl === null) return undefined;
-    return this.#matcherFor(ua).isAllowed(matchUrl);
+    const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
+    return matcher.isAllowed(matchUrl);
   }
 
   isDisallowed(url: string, ua?: string): boolean {
@@ -130,7 +141,7 @@ class CompatRobots implements RobotsParserCompat {
   }
 
   getMatchingLineNumber(url: string, ua?: string): number {
-    const matchUrl = this.#origin.matchUrl(url);
+    const matchUrl = this.#matchUrl(url);
     if (matchUrl === null) return -1;
     const { line } = this.#matcherFor(ua).explain(matchUrl);
     return line > 0 ? line : -1;
