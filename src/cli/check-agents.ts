@@ -5,7 +5,7 @@ import { Robots } from '../robots.js';
 import type { MultiAgentMatcher } from '../multi-agent.js';
 import { getEngine, ROW_JSONL, type AgentTables, type RowSink } from '../wasm/index.js';
 import type { RobotsFetchStatus } from '../fetch/index.js';
-import { fetchedRowOptions } from './row-options.js';
+import { agentKeys, fetchedRowOptions } from './row-options.js';
 import { checkAgent } from './agent.js';
 import { loadCheckRobots, withUrlInput, type CheckOptions } from './check.js';
 import { CliError, fileErrorText } from './errors.js';
@@ -92,15 +92,6 @@ export interface MultiRowOptions {
 }
 
 /**
- * Agent j's JSONL key as MULTI rows write it (src/table/abi.ts): `"A":{"verdict":"`, a
- * comma first from the second on. Product tokens need no JSON escaping beyond the quotes.
- * @example agentKeys(['A', 'B']).map(String) // ['"A":{"verdict":"', ',"B":{"verdict":"']
- */
-export function agentKeys(agents: readonly string[]): Uint8Array[] {
-  return agents.map((agent, j) => Buffer.from(`${j === 0 ? '' : ','}${JSON.stringify(agent)}:{"verdict":"`, 'latin1'));
-}
-
-/**
  * The TSV header row of many-agents rows: the agents, `host` when there is a host column, `url`.
  * @example agentsHeader(['Googlebot', 'GPTBot'], false) // 'Googlebot\tGPTBot\turl\n'
  */
@@ -111,10 +102,10 @@ export function agentsHeader(agents: readonly string[], host: boolean): string {
 /**
  * Per-agent totals from the allowed counts of a many-agents run over `count` lines, plus
  * `overLong` lines over --max-url-bytes that no agent judged (disallowed for each).
- * @example agentTotals(Float64Array.of(3, 1), 4, 0) // [{ allowed: 3, disallowed: 1 }, { allowed: 1, disallowed: 3 }]
+ * @example agentTotals([3, 1], 4, 0) // [{ allowed: 3, disallowed: 1 }, { allowed: 1, disallowed: 3 }]
  */
-export function agentTotals(allowed: Float64Array, count: number, overLong: number): AgentTotals[] {
-  return Array.from(allowed, (n) => ({ allowed: n, disallowed: count - n + overLong }));
+export function agentTotals(allowed: readonly number[], count: number, overLong: number): AgentTotals[] {
+  return allowed.map((n) => ({ allowed: n, disallowed: count - n + overLong }));
 }
 
 /**
@@ -124,15 +115,12 @@ export function agentTotals(allowed: Float64Array, count: number, overLong: numb
  * `{"url":…,"verdicts":{AGENT:{"verdict":…,"line":…},…}}`.
  */
 export class MultiCheckProcessor implements ChunkProcessor {
-  /** Lines each agent may fetch, so far. */
-  readonly allowedPerAgent: Float64Array;
   private readonly keys: Uint8Array[];
   private readonly tables: AgentTables[];
   private readonly options: number;
   private groupOf = new Int32Array(0);
 
   constructor(matcher: MultiAgentMatcher, options: MultiRowOptions) {
-    this.allowedPerAgent = new Float64Array(matcher.agents.length);
     this.keys = agentKeys(matcher.agents);
     this.tables = [matcher.matchers.map((m) => m.table)];
     this.options = (options.format === 'jsonl' ? ROW_JSONL : 0) | (options.outcome === undefined ? 0 : fetchedRowOptions(options.outcome));
@@ -145,19 +133,20 @@ export class MultiCheckProcessor implements ChunkProcessor {
     let count = 0;
     let allowed = 0;
     let offset = 0;
+    const agentsAllowed = new Float64Array(this.keys.length);
     while (offset < chunk.length) {
       const bytes = chunk.subarray(offset);
       const batch = engine.scanHosts(bytes, true);
       if (batch.count === 0) break;
       // Every line reads group 0: the one robots.txt's tables.
       if (this.groupOf.length < batch.count) this.groupOf = new Int32Array(batch.count);
-      const result = engine.formatSpanRowsMulti(bytes, batch, this.groupOf, this.tables, this.keys, this.options, this.allowedPerAgent, sink);
+      const result = engine.formatSpanRowsMulti(bytes, batch, this.groupOf, this.tables, this.keys, this.options, agentsAllowed, sink);
       rows.push(...result.rows);
       count += result.count;
       allowed += result.allowed;
       offset += batch.consumed;
     }
-    return { rows, count, allowed, disallowed: count - allowed };
+    return { rows, count, allowed, disallowed: count - allowed, agentsAllowed };
   }
 }
 
@@ -190,7 +179,7 @@ export async function runCheckAgents(options: CheckAgentsOptions, stdin: Readabl
   );
   // A line over --max-url-bytes is judged by no agent: disallowed for each.
   const overLong = totals.overLong ?? 0;
-  return { ...totals, agents: options.agents, perAgent: agentTotals(processor.allowedPerAgent, totals.urls - overLong, overLong) };
+  return { ...totals, agents: options.agents, perAgent: agentTotals(totals.agentsAllowed ?? options.agents.map(() => 0), totals.urls - overLong, overLong) };
 }
 
 /**
