@@ -8,6 +8,7 @@ import type { RobotsFetchStatus } from '../fetch/index.js';
 import { agentKeys, fetchedRowOptions } from './row-options.js';
 import { checkAgent } from './agent.js';
 import { loadCheckRobots, withUrlInput, type CheckOptions } from './check.js';
+import { stringOption, type ParsedArgs } from './command.js';
 import { CliError, fileErrorText } from './errors.js';
 import type { ChunkProcessor, ChunkResult } from './jobs.js';
 import type { RunTotals } from './output.js';
@@ -43,6 +44,20 @@ export function checkAgentList(tokens: readonly string[], where: string): string
     seen.set(token.toLowerCase(), i);
     return token;
   });
+}
+
+/**
+ * The agents of `--agents A,B` or `--agents-file FILE`, or null when neither is given (one
+ * `--agent`). At most one of the three flags may be given.
+ * @example agentListOption(parseCommandLine(['--agents', 'a,b'], …)) // ['a', 'b']
+ */
+export function agentListOption(args: ParsedArgs): string[] | null {
+  const given = ['agent', 'agents', 'agents-file'].filter((flag) => args.values[flag] !== undefined);
+  if (given.length > 1) throw new CliError(`${given.map((flag) => `--${flag}`).join(' and ')} exclude each other: give one agent or one list`);
+  const list = stringOption(args, 'agents');
+  const file = stringOption(args, 'agents-file');
+  if (list === undefined && file === undefined) return null;
+  return list !== undefined ? parseAgentsOption(list) : readAgentsFile(file!);
 }
 
 /**

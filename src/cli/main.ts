@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `robotstxt` command: the table of subcommands, dispatch, help and version, and the process's exit.
 import { runCheck } from './check.js';
-import { formatAgentTotals, parseAgentsOption, readAgentsFile, runCheckAgents } from './check-agents.js';
+import { agentListOption, formatAgentTotals, runCheckAgents } from './check-agents.js';
 import { runClassify, DEFAULT_CACHE_HOSTS, formatCut } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
@@ -57,17 +57,14 @@ function agentlessRowOptions(args: ParsedArgs, chunkBytes: number) {
  * Exactly one of the three is given; options that mean nothing for several agents are refused.
  */
 function agentsOf(args: ParsedArgs, workers = false): string[] | null {
-  const given = ['agent', 'agents', 'agents-file'].filter((flag) => args.values[flag] !== undefined);
-  if (given.length > 1) throw new CliError(`${given.map((flag) => `--${flag}`).join(' and ')} exclude each other: give one agent or one list`);
-  const list = stringOption(args, 'agents');
-  const file = stringOption(args, 'agents-file');
-  if (list === undefined && file === undefined) return null;
+  const agents = agentListOption(args);
+  if (agents === null) return null;
   refuse(args, ['only'], 'does not apply to --agents: a URL may be allowed for one agent and disallowed for another (filter the JSONL or TSV columns instead)');
   if (!workers) refuse(args, ['workers'], 'does not apply to --agents with check: it runs in one thread (each URL is read once for every agent)');
   if (args.values.header !== undefined && stringOption(args, 'format') === 'jsonl') {
     throw new CliError('--header applies to TSV rows only: JSONL rows name their fields');
   }
-  return list !== undefined ? parseAgentsOption(list) : readAgentsFile(file!);
+  return agents;
 }
 
 const checkCommand: Command = {
