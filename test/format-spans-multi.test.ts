@@ -71,4 +71,11 @@ describe('formatSpanRowsMulti', () => {
       expect(small).toEqual(run(new WasmEngine(), options));
     }
   });
+
+  it('one group whose tables alone overflow the arena: the arena grows to hold them together', () => {
+    const groupBytes = SITES[0]!.reduce((n, t) => n + t.length, 0);
+    const arena = 4 << 10;
+    expect(groupBytes).toBeGreaterThan(arena);
+    expect(run(new WasmEngine({ arenaBytes: arena, arenaMaxBytes: arena }), 0)).toEqual(run(new WasmEngine(), 0));
+  });
 });

@@ -827,11 +827,11 @@ export class WasmEngine {
           if (!arena.fits(table)) {
             if (!fresh) return false;
             const layout = memory.generation;
-            slot = arena.slot(table); // empties the arena, and may move the io regions
+            // Empties the arena with room for the whole group (it may grow, and move the io regions).
+            arena.emptyFor([...new Set(tables.filter((t): t is Uint8Array => typeof t !== 'number'))]);
             memory.reserve(needs);
             if (memory.generation !== layout) load();
             slotIn.clear();
-            // One emptying per group: if the rest does not fit now, the group cannot.
             return enter(g, false);
           }
           slot = arena.admit(table);
