@@ -130,7 +130,7 @@ const classifyCommand: Command = {
   synopsis: [
     'classify --robots-dir DIR --agent TOKEN [options] [URLS...|-]',
     'classify --fetch          --agent TOKEN [options] [URLS...|-]',
-    'classify --robots-dir DIR | --fetch  --agents A,B,... | --agents-file FILE [options] [URLS...|-]',
+    'classify --robots-dir DIR | --fetch  --agents A,B,... [options] [URLS...|-]',
   ],
   description: `${ROWS} Rows: allow|disallow<TAB>LINE<TAB>HOST<TAB>URL.
 ${LINE}
