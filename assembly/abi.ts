@@ -1,6 +1,6 @@
-// Host–Wasm ABI constants: mirrors src/table/abi.ts v3 (a test checks they agree).
+// Host–Wasm ABI constants: mirrors src/table/abi.ts v4 (a test checks they agree).
 
-export const ABI_VERSION: u32 = 3;
+export const ABI_VERSION: u32 = 4;
 
 export const SIMD_SLACK: u32 = 16;
 
@@ -23,6 +23,16 @@ export const TS_TABLE_AT: u32 = 0;
 export const TS_INDEX_AT: u32 = 4;
 
 export const MULTI_MAX_TABLES: u32 = 16384;
+
+export const GROUP_ENTRY_SIZE: u32 = 8;
+export const GE_SLOT: u32 = 0;
+export const GE_SAME_AS: u32 = 4;
+export const COLUMN_SIZE: u32 = 16;
+export const CL_KEY_AT: u32 = 0;
+export const CL_KEY_LENGTH: u32 = 4;
+export const CL_ALLOWED: u32 = 8;
+export const CL_RESULT: u32 = 12;
+export const ROW_COLUMN_BYTES: u32 = 32;
 
 export const RULE_INDEX_ALIGN: u32 = 16;
 

@@ -4,10 +4,11 @@ export { indexBytes, indexBytesFor, indexTable } from './rule-index';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { forgetOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
-import { putRow, rowBound, rowWanted } from './rows';
+import { putColumn, putMultiEnd, putMultiStart, putRow, rowBound, rowWanted } from './rows';
 import {
   OUTCOME_NO_ORIGIN, OUTCOME_NONE, OUTCOME_OK, OUTCOME_UNAVAILABLE, OUTCOME_UNREACHABLE,
   ROW_MISSING_DISALLOW, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE, SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_LINE_LENGTH, SP_LINE_START,
+  CL_ALLOWED, CL_KEY_AT, CL_KEY_LENGTH, CL_RESULT, COLUMN_SIZE, GE_SAME_AS, GE_SLOT, GROUP_ENTRY_SIZE, ROW_COLUMN_BYTES,
   TABLE_NONE, TABLE_SLOT_SIZE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE, TS_INDEX_AT, TS_TABLE_AT,
 } from './abi';
 import { findHost, hostHash, hostLen, hostStart, lookupHost } from './host';
@@ -285,8 +286,6 @@ export function scanHosts(input: usize, len: u32, final: u32, spans: usize, maxC
  */
 export function formatSpans(input: usize, spans: usize, first: u32, count: u32, ids: usize, slots: usize, out: usize, outCap: u32, options: u32, scratch: usize): u32 {
   forgetOrigin();
-  // Bits 16-31: the table flags (H_FLAGS) of the profile, for lines without a table.
-  const standIn = options >>> 16;
   let o = out;
   let i = first;
   allowedCount = 0;
@@ -301,23 +300,8 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
     let verdict: bool;
     let outcome = OUTCOME_OK;
     if (id < 0) {
-      if (id == TABLE_UNREACHABLE) {
-        // Complete disallow (RFC 9309 §2.3.1.4), but /robots.txt itself stays allowed
-        // where the profile says so (§2.2.2), as in Robots.disallowAll().
-        verdict = false;
-        if ((standIn & FLAG_IMPLICIT_ROBOTS_TXT) != 0) {
-          preparePath(url, urlLen, scratch, standIn);
-          verdict = isRobotsTxtPath(pathPtr, pathLen);
-        }
-        outcome = OUTCOME_UNREACHABLE;
-      } else if (id == TABLE_UNAVAILABLE) {
-        verdict = true;
-        outcome = OUTCOME_UNAVAILABLE;
-      } else {
-        verdict = (options & ROW_MISSING_DISALLOW) == 0;
-        outcome = OUTCOME_NO_ORIGIN;
-      }
-      decidedLine = 0;
+      verdict = codeVerdict(id, options, url, urlLen, scratch);
+      outcome = codeOutcome(id);
     } else {
       const slot = slots + <usize>id * TABLE_SLOT_SIZE;
       const table = <usize>load<u32>(slot, TS_TABLE_AT);
@@ -327,6 +311,102 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
     else disallowedCount++;
     if ((options & ROW_OUTCOME) == 0) outcome = OUTCOME_NONE;
     if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, SP_HOST_START), hostLength, url, urlLen, outcome);
+  }
+  writtenBytes = <u32>(o - out);
+  return i - first;
+}
+
+/**
+ * The verdict of a line whose table id is a TABLE_* code (no table): TABLE_NONE is RFC
+ * 9309 §2.3.1.3 "unavailable", allowed unless ROW_MISSING_DISALLOW; TABLE_UNAVAILABLE
+ * allowed; TABLE_UNREACHABLE disallowed (§2.3.1.4), /robots.txt itself as the profile
+ * says (§2.2.2, Robots.disallowAll()), the profile's table flags read from `options`
+ * bits 16-31. Sets decidedLine to 0: no line of a file decides. May prepare the URL.
+ */
+function codeVerdict(id: i32, options: u32, url: usize, urlLen: u32, scratch: usize): bool {
+  decidedLine = 0;
+  if (id == TABLE_UNREACHABLE) {
+    const standIn = options >>> 16;
+    if ((standIn & FLAG_IMPLICIT_ROBOTS_TXT) == 0) return false;
+    preparePath(url, urlLen, scratch, standIn);
+    preparedFlags = standIn;
+    return isRobotsTxtPath(pathPtr, pathLen);
+  }
+  if (id == TABLE_UNAVAILABLE) return true;
+  return (options & ROW_MISSING_DISALLOW) == 0;
+}
+
+/** The OUTCOME_* of a TABLE_* code. */
+@inline function codeOutcome(id: i32): u32 {
+  return id == TABLE_UNREACHABLE ? OUTCOME_UNREACHABLE : id == TABLE_UNAVAILABLE ? OUTCOME_UNAVAILABLE : OUTCOME_NO_ORIGIN;
+}
+
+/**
+ * `check`/`classify --agents` (MULTI rows, src/table/abi.ts): judges span records
+ * [first, count) for every agent and writes one row per line, a verdict column per
+ * agent. Line i reads group ids[i]: `width` GROUP_ENTRY records at groups, each a
+ * TABLE_SLOT number (table and RuleIndex at slots) or a TABLE_* code, or the column
+ * whose verdict it copies (agents sharing a table are judged once). Each URL is prepared
+ * once per table flags. Lines whose group's first entry is a code get that code's outcome
+ * (ROW_OUTCOME); ROW_UNAVAILABLE / ROW_UNREACHABLE give every line line 0 and that outcome.
+ * Per-agent allowed counts go to the COLUMN records at `columns`; `allowed()` counts the
+ * lines every agent may fetch. Stops before a row that might not fit; returns the spans judged.
+ */
+export function formatSpansMulti(
+  input: usize, spans: usize, first: u32, count: u32, ids: usize, groups: usize, width: u32, columns: usize, slots: usize,
+  out: usize, outCap: u32, options: u32, scratch: usize,
+): u32 {
+  forgetOrigin();
+  const fixed = (options & (ROW_UNAVAILABLE | ROW_UNREACHABLE)) != 0;
+  const fixedOutcome = (options & ROW_UNREACHABLE) != 0 ? OUTCOME_UNREACHABLE : OUTCOME_UNAVAILABLE;
+  let columnBytes: u32 = 0;
+  for (let j: u32 = 0; j < width; j++) {
+    const column = columns + <usize>j * COLUMN_SIZE;
+    columnBytes += load<u32>(column, CL_KEY_LENGTH) + ROW_COLUMN_BYTES;
+    store<u32>(column, 0, CL_ALLOWED);
+  }
+  let o = out;
+  let i = first;
+  allowedCount = 0;
+  disallowedCount = 0;
+  for (; i < count; i++) {
+    const rec = spans + <usize>i * SPAN_SIZE;
+    const url = input + load<u32>(rec, SP_LINE_START);
+    const urlLen = load<u32>(rec, SP_LINE_LENGTH);
+    const host = input + load<u32>(rec, SP_HOST_START);
+    const hostLength = load<u32>(rec, SP_HOST_LENGTH);
+    if (rowBound(urlLen, hostLength) + columnBytes > outCap - <u32>(o - out)) break;
+    const group = groups + <usize>load<i32>(ids + (<usize>i << 2)) * width * GROUP_ENTRY_SIZE;
+    // No flags are 0xffffffff (they are u16): the first table prepares the URL.
+    preparedFlags = 0xffffffff;
+    let all = true;
+    o = putMultiStart(o, options, host, hostLength, url, urlLen);
+    for (let j: u32 = 0; j < width; j++) {
+      const entry = group + <usize>j * GROUP_ENTRY_SIZE;
+      const column = columns + <usize>j * COLUMN_SIZE;
+      const same = load<u32>(entry, GE_SAME_AS);
+      let result: u32;
+      if (same != j) {
+        result = load<u32>(columns + <usize>same * COLUMN_SIZE, CL_RESULT);
+      } else {
+        const id = load<i32>(entry, GE_SLOT);
+        const verdict = id < 0 ? codeVerdict(id, options, url, urlLen, scratch) : judgeSlot(slots, <u32>id, url, urlLen, scratch) != 0;
+        result = (fixed ? 0 : decidedLine & 0x7fffffff) | (verdict ? 0x80000000 : 0);
+      }
+      store<u32>(column, result, CL_RESULT);
+      const verdict = (result >>> 31) != 0;
+      if (verdict) store<u32>(column, load<u32>(column, CL_ALLOWED) + 1, CL_ALLOWED);
+      else all = false;
+      o = putColumn(o, options, <usize>load<u32>(column, CL_KEY_AT), load<u32>(column, CL_KEY_LENGTH), verdict, result & 0x7fffffff);
+    }
+    if (all) allowedCount++;
+    else disallowedCount++;
+    let outcome = OUTCOME_NONE;
+    if ((options & ROW_OUTCOME) != 0) {
+      const id0 = load<i32>(group, GE_SLOT);
+      outcome = fixed ? fixedOutcome : id0 < 0 ? codeOutcome(id0) : OUTCOME_OK;
+    }
+    o = putMultiEnd(o, options, host, hostLength, url, urlLen, outcome);
   }
   writtenBytes = <u32>(o - out);
   return i - first;

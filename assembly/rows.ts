@@ -216,3 +216,45 @@ export function putRow(o: usize, options: u32, allowed: bool, line: u32, host: u
 @inline export function rowWanted(options: u32, allowed: bool): bool {
   return allowed ? (options & ROW_ONLY_DISALLOWED) == 0 : (options & ROW_ONLY_ALLOWED) == 0;
 }
+
+// Many-agents rows (MULTI rows, src/table/abi.ts): verdict columns, then the host and URL.
+
+const ALLOW_COLUMN: usize = memory.data<u8>([0x61, 0x6c, 0x6c, 0x6f, 0x77, 0x3a]); // "allow:"
+const DISALLOW_COLUMN: usize = memory.data<u8>([0x64, 0x69, 0x73, 0x61, 0x6c, 0x6c, 0x6f, 0x77, 0x3a]); // "disallow:"
+// {"url":"
+const JSON_URL_FIRST: usize = memory.data<u8>([0x7b, 0x22, 0x75, 0x72, 0x6c, 0x22, 0x3a, 0x22]);
+// ,"verdicts":{
+const JSON_VERDICTS: usize = memory.data<u8>([0x2c, 0x22, 0x76, 0x65, 0x72, 0x64, 0x69, 0x63, 0x74, 0x73, 0x22, 0x3a, 0x7b]);
+
+/**
+ * The start of a many-agents row: nothing for TSV (its verdict columns come first),
+ * `{"url":"…"[,"host":"…"],"verdicts":{` for JSONL.
+ */
+export function putMultiStart(o: usize, options: u32, host: usize, hostLen: u32, url: usize, urlLen: u32): usize {
+  if ((options & ROW_JSONL) == 0) return o;
+  o = put(putJsonString(putText(o, JSON_URL_FIRST, 8), url, urlLen, false), 0x22);
+  if ((options & ROW_HOST) != 0) o = put(putJsonString(putText(o, JSON_HOST, 9), host, hostLen, true), 0x22);
+  return putText(o, JSON_VERDICTS, 13);
+}
+
+/** One agent's column: `allow|disallow:LINE\t`, or its JSONL key and `allow|disallow","line":LINE}`. */
+export function putColumn(o: usize, options: u32, key: usize, keyLen: u32, allowed: bool, line: u32): usize {
+  if ((options & ROW_JSONL) == 0) {
+    o = allowed ? putText(o, ALLOW_COLUMN, 6) : putText(o, DISALLOW_COLUMN, 9);
+    return put(putDecimal(o, line), 0x09);
+  }
+  o = putText(o, key, keyLen);
+  o = allowed ? putText(o, ALLOW_TSV, 5) : putText(o, DISALLOW_TSV, 8);
+  return put(putDecimal(putText(o, JSON_LINE, 9), line), 0x7d);
+}
+
+/** The end of a many-agents row: `[HOST\t]URL\n` for TSV, `}[,"outcome":"…"]}\n` for JSONL. */
+export function putMultiEnd(o: usize, options: u32, host: usize, hostLen: u32, url: usize, urlLen: u32, outcome: u32): usize {
+  if ((options & ROW_JSONL) == 0) {
+    if ((options & ROW_HOST) != 0) o = put(putTsvLower(o, host, hostLen), 0x09);
+    return put(putTsvText(o, url, urlLen), 0x0a);
+  }
+  o = put(o, 0x7d);
+  if (outcome != OUTCOME_NONE) o = putOutcome(o, outcome);
+  return put(put(o, 0x7d), 0x0a);
+}

@@ -170,15 +170,20 @@ describe('the abi.ts diagrams agree with the constants', () => {
   }));
   /** Fields of a record list (`12 u32 id`) between a heading and the constant that ends it. */
   const listFields = (heading: string, end: string): { offset: number; width: Width; name: string }[] =>
-    [...ABI_HOST.slice(ABI_HOST.indexOf(heading), ABI_HOST.indexOf(end)).matchAll(/^\/\/\s+(\d+) (u8|u16|u32)\s+(\w+)/gm)].map(([, offset, width, name]) => ({
-      offset: Number(offset), width: width as Width, name: name!,
+    [...ABI_HOST.slice(ABI_HOST.indexOf(heading), ABI_HOST.indexOf(end)).matchAll(/^\/\/\s+(\d+) (u8|u16|u32|i32)\s+(\w+)/gm)].map(([, offset, width, name]) => ({
+      // A signed field is as wide as its unsigned twin.
+      offset: Number(offset), width: width!.replace('i', 'u') as Width, name: name!,
     }));
   const slotFields = listFields(`HOST_SLOT (${A.HOST_SLOT_SIZE} bytes)`, 'export const HOST_SLOT_SIZE');
   const tableSlotFields = listFields(`TABLE_SLOT (${A.TABLE_SLOT_SIZE} bytes)`, 'export const TABLE_SLOT_SIZE');
+  const groupEntryFields = listFields(`GROUP_ENTRY (${A.GROUP_ENTRY_SIZE} bytes)`, 'export const GROUP_ENTRY_SIZE');
+  const columnFields = listFields(`COLUMN (${A.COLUMN_SIZE} bytes)`, 'export const COLUMN_SIZE');
   const ABI_RECORDS = [
     { prefix: 'SP_', size: A.SPAN_SIZE, fields: spanFields },
     { prefix: 'HS_', size: A.HOST_SLOT_SIZE, fields: slotFields },
     { prefix: 'TS_', size: A.TABLE_SLOT_SIZE, fields: tableSlotFields },
+    { prefix: 'GE_', size: A.GROUP_ENTRY_SIZE, fields: groupEntryFields },
+    { prefix: 'CL_', size: A.COLUMN_SIZE, fields: columnFields },
   ];
   for (const { prefix, size, fields } of ABI_RECORDS) {
     it(`${prefix}*: every constant is a diagram field at the same offset, inside the ${size}-byte record`, () => {

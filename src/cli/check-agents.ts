@@ -3,9 +3,12 @@ import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { Robots } from '../robots.js';
 import type { MultiAgentMatcher } from '../multi-agent.js';
-import type { RowSink } from '../wasm/index.js';
+import { getEngine, ROW_JSONL, type AgentTables, type RowSink } from '../wasm/index.js';
+import type { RobotsFetchStatus } from '../fetch/index.js';
+import { agentKeys, fetchedRowOptions } from './row-options.js';
 import { checkAgent } from './agent.js';
 import { loadCheckRobots, withUrlInput, type CheckOptions } from './check.js';
+import { stringOption, type ParsedArgs } from './command.js';
 import { CliError, fileErrorText } from './errors.js';
 import type { ChunkProcessor, ChunkResult } from './jobs.js';
 import type { RunTotals } from './output.js';
@@ -41,6 +44,20 @@ export function checkAgentList(tokens: readonly string[], where: string): string
     seen.set(token.toLowerCase(), i);
     return token;
   });
+}
+
+/**
+ * The agents of `--agents A,B` or `--agents-file FILE`, or null when neither is given (one
+ * `--agent`). At most one of the three flags may be given.
+ * @example agentListOption(parseCommandLine(['--agents', 'a,b'], …)) // ['a', 'b']
+ */
+export function agentListOption(args: ParsedArgs): string[] | null {
+  const given = ['agent', 'agents', 'agents-file'].filter((flag) => args.values[flag] !== undefined);
+  if (given.length > 1) throw new CliError(`${given.map((flag) => `--${flag}`).join(' and ')} exclude each other: give one agent or one list`);
+  const list = stringOption(args, 'agents');
+  const file = stringOption(args, 'agents-file');
+  if (list === undefined && file === undefined) return null;
+  return list !== undefined ? parseAgentsOption(list) : readAgentsFile(file!);
 }
 
 /**
@@ -82,200 +99,69 @@ export function readAgentsFile(path: string): string[] {
   }
 }
 
-const ALLOW = Buffer.from('allow:', 'latin1');
-const DISALLOW = Buffer.from('disallow:', 'latin1');
-const HEX = '0123456789abcdef';
-
-/**
- * A growable byte buffer that `check --agents` rows are written into, escaped as the
- * Wasm row writer (assembly/rows.ts) escapes `check --agent` rows, byte for byte.
- */
-class RowWriter {
-  bytes = new Uint8Array(1 << 16);
-  length = 0;
-
-  /** Room for `n` more bytes. */
-  reserve(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    const next = new Uint8Array(Math.max(this.length + n, 2 * this.bytes.length));
-    next.set(this.bytes.subarray(0, this.length));
-    this.bytes = next;
-  }
-
-  ascii(text: string): void {
-    this.reserve(text.length);
-    for (let i = 0; i < text.length; i++) this.bytes[this.length++] = text.charCodeAt(i);
-  }
-
-  raw(data: Uint8Array): void {
-    this.reserve(data.length);
-    this.bytes.set(data, this.length);
-    this.length += data.length;
-  }
-
-  /**
-   * A TSV field, escaped as PostgreSQL's text COPY reads it: `\\` `\t` `\n` `\r`, and
-   * `\xHH` (lowercase hex) for any other byte below 0x20 and for 0x7f.
-   */
-  tsv(p: Uint8Array, from: number, to: number): void {
-    this.reserve(4 * (to - from));
-    const out = this.bytes;
-    let o = this.length;
-    for (let i = from; i < to; i++) {
-      const c = p[i]!;
-      if (c >= 0x20 && c !== 0x5c && c !== 0x7f) {
-        out[o++] = c;
-        continue;
-      }
-      out[o++] = 0x5c;
-      if (c === 0x5c) out[o++] = 0x5c;
-      else if (c === 0x09) out[o++] = 0x74;
-      else if (c === 0x0a) out[o++] = 0x6e;
-      else if (c === 0x0d) out[o++] = 0x72;
-      else {
-        out[o++] = 0x78;
-        out[o++] = HEX.charCodeAt(c >> 4);
-        out[o++] = HEX.charCodeAt(c & 15);
-      }
-    }
-    this.length = o;
-  }
-
-  /**
-   * A JSON string body: `"` and `\` escaped, control bytes as \u00XX, well-formed UTF-8
-   * (RFC 3629) copied, each byte of an ill-formed sequence as \ufffd.
-   */
-  json(p: Uint8Array, from: number, to: number): void {
-    this.reserve(6 * (to - from));
-    const out = this.bytes;
-    let o = this.length;
-    for (let i = from; i < to;) {
-      const c = p[i]!;
-      if (c >= 0x80) {
-        const k = utf8Length(p, i, to);
-        if (k === 0) {
-          for (const e of '\\ufffd') out[o++] = e.charCodeAt(0);
-          i++;
-        } else {
-          for (let j = 0; j < k; j++) out[o++] = p[i + j]!;
-          i += k;
-        }
-        continue;
-      }
-      if (c === 0x22 || c === 0x5c) {
-        out[o++] = 0x5c;
-        out[o++] = c;
-      } else if (c < 0x20) {
-        for (const e of '\\u00') out[o++] = e.charCodeAt(0);
-        out[o++] = HEX.charCodeAt(c >> 4);
-        out[o++] = HEX.charCodeAt(c & 15);
-      } else {
-        out[o++] = c;
-      }
-      i++;
-    }
-    this.length = o;
-  }
-}
-
-/** Bytes of the UTF-8 sequence at p[i] when well formed (RFC 3629), else 0: assembly/rows.ts utf8Length. */
-function utf8Length(p: Uint8Array, i: number, end: number): number {
-  const c = p[i]!;
-  let n: number;
-  let min: number;
-  if (c >= 0xc2 && c < 0xe0) [n, min] = [2, 0x80];
-  else if (c >= 0xe0 && c < 0xf0) [n, min] = [3, 0x800];
-  else if (c >= 0xf0 && c < 0xf5) [n, min] = [4, 0x10000];
-  else return 0;
-  if (i + n > end) return 0;
-  let cp = c & (0x7f >> n);
-  for (let k = 1; k < n; k++) {
-    const b = p[i + k]!;
-    if ((b & 0xc0) !== 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3f);
-  }
-  // Overlong forms, surrogates and code points beyond U+10FFFF are not UTF-8.
-  if (cp < min || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) return 0;
-  return n;
-}
-
-/** How `check --agents` writes rows. */
+/** How many-agents rows are written (`check`/`classify --agents`). */
 export interface MultiRowOptions {
   readonly format: 'tsv' | 'jsonl';
-  /** The fetch outcome of a `--robots URL`: JSONL rows say it; not `ok` gives every row line 0. */
-  readonly outcome?: 'ok' | 'unavailable' | 'unreachable';
+  /** The fetch outcome of a `check --robots URL`: JSONL rows say it; not `ok` gives every row line 0. */
+  readonly outcome?: RobotsFetchStatus;
 }
 
 /**
- * One chunk of URL lines judged for every agent (MultiAgentMatcher#decideLines: each line
- * read and prepared once), then written as rows here: `allow|disallow:LINE` per agent
- * then the URL (TSV), or `{"url":…,"verdicts":{AGENT:{"verdict":…,"line":…},…}}`.
+ * The TSV header row of many-agents rows: the agents, `host` when there is a host column, `url`.
+ * @example agentsHeader(['Googlebot', 'GPTBot'], false) // 'Googlebot\tGPTBot\turl\n'
+ */
+export function agentsHeader(agents: readonly string[], host: boolean): string {
+  return `${agents.join('\t')}${host ? '\thost' : ''}\turl\n`;
+}
+
+/**
+ * Per-agent totals from the allowed counts of a many-agents run over `count` lines, plus
+ * `overLong` lines over --max-url-bytes that no agent judged (disallowed for each).
+ * @example agentTotals([3, 1], 4, 0) // [{ allowed: 3, disallowed: 1 }, { allowed: 1, disallowed: 3 }]
+ */
+export function agentTotals(allowed: readonly number[], count: number, overLong: number): AgentTotals[] {
+  return allowed.map((n) => ({ allowed: n, disallowed: count - n + overLong }));
+}
+
+/**
+ * One chunk of URL lines judged for every agent and written as rows in Wasm (one
+ * formatSpanRowsMulti pass per span batch: each line read and prepared once, agents that
+ * share a table judged once): `allow|disallow:LINE` per agent then the URL (TSV), or
+ * `{"url":…,"verdicts":{AGENT:{"verdict":…,"line":…},…}}`.
  */
 export class MultiCheckProcessor implements ChunkProcessor {
-  readonly perAgent: AgentTotals[];
-  private readonly writer = new RowWriter();
   private readonly keys: Uint8Array[];
+  private readonly tables: AgentTables[];
+  private readonly options: number;
+  private groupOf = new Int32Array(0);
 
-  constructor(private readonly matcher: MultiAgentMatcher, private readonly options: MultiRowOptions) {
-    this.perAgent = matcher.agents.map(() => ({ allowed: 0, disallowed: 0 }));
-    // Product tokens need no JSON escaping beyond the quotes.
-    this.keys = matcher.agents.map((agent, j) => Buffer.from(`${j === 0 ? '' : ','}${JSON.stringify(agent)}:{"verdict":"`, 'latin1'));
+  constructor(matcher: MultiAgentMatcher, options: MultiRowOptions) {
+    this.keys = agentKeys(matcher.agents);
+    this.tables = [matcher.matchers.map((m) => m.table)];
+    this.options = (options.format === 'jsonl' ? ROW_JSONL : 0) | (options.outcome === undefined ? 0 : fetchedRowOptions(options.outcome));
   }
 
-  process(chunk: Uint8Array, sink?: RowSink): ChunkResult {
-    const { count, verdicts, lines } = this.matcher.decideLines(chunk);
-    const width = this.matcher.agents.length;
-    const fixedLines = this.options.outcome !== undefined && this.options.outcome !== 'ok';
-    const outcome = this.options.outcome === undefined ? '' : `,"outcome":"${this.options.outcome}"`;
-    const jsonl = this.options.format === 'jsonl';
-    const w = this.writer;
-    w.length = 0;
+  process(input: Uint8Array, sink?: RowSink): ChunkResult {
+    const engine = getEngine();
+    const chunk = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    const rows: Uint8Array[] = [];
+    let count = 0;
     let allowed = 0;
-    let start = 0;
-    for (let i = 0; i < count; i++) {
-      // The line as the engine read it: up to its line feed (or the chunk's end), a CR before that dropped.
-      if (start > chunk.length) throw new Error(`check --agents: the engine judged ${count} lines, the chunk holds ${i}`);
-      let nl = chunk.indexOf(0x0a, start);
-      if (nl < 0) nl = chunk.length;
-      const end = nl > start && chunk[nl - 1] === 0x0d ? nl - 1 : nl;
-      let all = true;
-      if (jsonl) {
-        w.ascii('{"url":"');
-        w.json(chunk, start, end);
-        w.ascii('","verdicts":{');
-      }
-      for (let j = 0, k = i * width; j < width; j++, k++) {
-        const ok = verdicts[k] === 1;
-        const line = fixedLines ? 0 : lines[k]!;
-        const counts = this.perAgent[j]!;
-        if (ok) counts.allowed++;
-        else {
-          counts.disallowed++;
-          all = false;
-        }
-        if (jsonl) {
-          w.raw(this.keys[j]!);
-          w.ascii(ok ? `allow","line":${line}}` : `disallow","line":${line}}`);
-        } else {
-          w.raw(ok ? ALLOW : DISALLOW);
-          w.ascii(`${line}\t`);
-        }
-      }
-      if (jsonl) w.ascii(`}${outcome}}\n`);
-      else {
-        w.tsv(chunk, start, end);
-        w.ascii('\n');
-      }
-      if (all) allowed++;
-      start = nl + 1;
+    let offset = 0;
+    const agentsAllowed = new Float64Array(this.keys.length);
+    while (offset < chunk.length) {
+      const bytes = chunk.subarray(offset);
+      const batch = engine.scanHosts(bytes, true);
+      if (batch.count === 0) break;
+      // Every line reads group 0: the one robots.txt's tables.
+      if (this.groupOf.length < batch.count) this.groupOf = new Int32Array(batch.count);
+      const result = engine.formatSpanRowsMulti(bytes, batch, this.groupOf, this.tables, this.keys, this.options, agentsAllowed, sink);
+      rows.push(...result.rows);
+      count += result.count;
+      allowed += result.allowed;
+      offset += batch.consumed;
     }
-    const rows = w.bytes.subarray(0, w.length);
-    const result = { count, allowed, disallowed: count - allowed };
-    if (sink !== undefined) {
-      sink(rows);
-      return { rows: [], ...result };
-    }
-    return { rows: [rows.slice()], ...result };
+    return { rows, count, allowed, disallowed: count - allowed, agentsAllowed };
   }
 }
 
@@ -299,7 +185,7 @@ export async function runCheckAgents(options: CheckAgentsOptions, stdin: Readabl
   const processor = new MultiCheckProcessor(robots.forAgents(options.agents), {
     format, ...(loaded.fetched === undefined ? {} : { outcome: loaded.outcome }),
   });
-  if (options.header === true) stdout.write(`${options.agents.join('\t')}\turl\n`);
+  if (options.header === true) stdout.write(agentsHeader(options.agents, false));
   const totals = await withUrlInput(options.urlsPath, stdin, { readBytes: options.chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runChunks(processor, input, stdout, {
       window: 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
@@ -308,8 +194,7 @@ export async function runCheckAgents(options: CheckAgentsOptions, stdin: Readabl
   );
   // A line over --max-url-bytes is judged by no agent: disallowed for each.
   const overLong = totals.overLong ?? 0;
-  const perAgent = processor.perAgent.map((t) => ({ allowed: t.allowed, disallowed: t.disallowed + overLong }));
-  return { ...totals, agents: options.agents, perAgent };
+  return { ...totals, agents: options.agents, perAgent: agentTotals(totals.agentsAllowed ?? options.agents.map(() => 0), totals.urls - overLong, overLong) };
 }
 
 /**

@@ -11,6 +11,17 @@ import { readOutcomes } from './classify/index.js';
 import { SharedFileCount } from './robots-file.js';
 import { DEFAULT_MAX_BYTES } from '../robots.js';
 import type { EngineLimits } from '../wasm/index.js';
+import { agentsHeader, agentTotals, type AgentTotals } from './check-agents.js';
+
+/**
+ * `{ perAgent }` for a run with --agents (nothing without): each agent's counts, a line
+ * over --max-url-bytes disallowed for each.
+ */
+export function perAgentOf(agents: readonly string[] | undefined, totals: RunTotals): { perAgent?: AgentTotals[] } {
+  if (agents === undefined) return {};
+  const overLong = totals.overLong ?? 0;
+  return { perAgent: agentTotals(totals.agentsAllowed ?? agents.map(() => 0), totals.urls - overLong, overLong) };
+}
 
 /** Compiled hosts kept by default: bounded memory on inputs with millions of hosts. */
 export const DEFAULT_CACHE_HOSTS = 10_000;
@@ -18,6 +29,10 @@ export const DEFAULT_CACHE_HOSTS = 10_000;
 /** Options of both classify modes (runClassify, and runFetchClassify in fetch-classify.ts). */
 export interface ClassifyRunOptions extends Partial<RowFormat> {
   readonly agent: string;
+  /** `--agents`: one verdict column per agent (`agent` is then the first). */
+  readonly agents?: readonly string[];
+  /** With `agents`, TSV: a first row naming the columns (the agents, host, url). */
+  readonly header?: boolean;
   readonly profile: Profile;
   /** Files of URLs read one after another ('-': stdin), or undefined for stdin. */
   readonly urlsPath: UrlPaths;
@@ -54,6 +69,8 @@ export interface ClassifyTotals extends RunTotals {
   readonly unreadableRobots: number;
   /** Host files longer than --max-robots-bytes: only the lines within the limit were used. */
   readonly cutRobots: number;
+  /** With --agents: each agent's counts. */
+  readonly perAgent?: readonly AgentTotals[];
 }
 
 /**
@@ -99,6 +116,7 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
     kind: 'classify',
     robotsDir: options.robotsDir,
     agent: options.agent,
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
     profile: options.profile,
     missing: options.missing ?? 'allow',
     cacheHosts: options.cacheHosts ?? DEFAULT_CACHE_HOSTS,
@@ -109,6 +127,7 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
     format: options.format ?? 'tsv',
     only: options.only ?? null,
   };
+  if (options.agents !== undefined && options.header === true) stdout.write(agentsHeader(options.agents, true));
   const totals = await withUrlInput(options.urlsPath, stdin, { readBytes: options.chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runJob(job, input, stdout, {
       workers: options.workers ?? 1, chunkBytes: options.chunkBytes, fdOutput: options.fdOutput, progress: options.progress ?? null,
@@ -118,5 +137,5 @@ export async function runClassify(options: ClassifyOptions, stdin: Readable, std
   const count = unreadable.count;
   if (count > 0) tell(formatUnreadable(count, unreadable.firstFile));
   if (cut.count > 0) tell(`${formatCut(cut.count, maxBytes)}, first: ${cut.firstFile ?? ''}`);
-  return { ...totals, unreadableRobots: count, cutRobots: cut.count };
+  return { ...totals, unreadableRobots: count, cutRobots: cut.count, ...perAgentOf(options.agents, totals) };
 }

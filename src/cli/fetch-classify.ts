@@ -2,7 +2,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { FetchLike } from '../fetch/index.js';
 import { withUrlInput } from './check.js';
-import { DEFAULT_CACHE_HOSTS, type ClassifyRunOptions } from './classify.js';
+import { DEFAULT_CACHE_HOSTS, perAgentOf, type ClassifyRunOptions } from './classify.js';
+import { agentsHeader, type AgentTotals } from './check-agents.js';
 import { FetchClassifyProcessor, FetchedRobots, type FetchClassifyJob, type FetchCounts } from './classify/index.js';
 import { withCliFetch, type CliFetchOptions } from './fetch.js';
 import type { RunTotals } from './output.js';
@@ -47,6 +48,8 @@ export interface FetchClassifyTotals extends RunTotals {
   readonly robots: FetchCounts;
   /** robots.txt fetched ok but longer than --max-robots-bytes (only their first lines used). */
   readonly cutRobots: number;
+  /** With --agents: each agent's counts. */
+  readonly perAgent?: readonly AgentTotals[];
 }
 
 /**
@@ -76,6 +79,7 @@ async function runWithFetch(options: FetchClassifyOptions, stdin: Readable, stdo
   });
   const job: FetchClassifyJob = {
     agent: options.agent,
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
     profile: options.profile,
     missing: options.missing ?? 'allow',
     cacheHosts,
@@ -84,11 +88,12 @@ async function runWithFetch(options: FetchClassifyOptions, stdin: Readable, stdo
   };
   const processor = new FetchClassifyProcessor(job, source);
   const chunkBytes = options.chunkBytes ?? FETCH_CHUNK_BYTES;
-  const rows = { format: job.format, only: job.only, host: true, outcome: true };
+  const rows = { format: job.format, only: job.only, host: true, outcome: true, ...(options.agents === undefined ? {} : { agents: options.agents }) };
+  if (options.agents !== undefined && options.header === true) stdout.write(agentsHeader(options.agents, true));
   const totals = await withUrlInput(options.urlsPath, stdin, { readBytes: chunkBytes, maxUrlBytes: options.maxUrlBytes }, (input) =>
     runChunks(processor, input, stdout, { window: FETCH_WINDOW_CHUNKS, chunkBytes, progress: options.progress ?? null, rows }),
   );
-  return { ...totals, robots: { ...source.counts }, cutRobots: source.cut };
+  return { ...totals, robots: { ...source.counts }, cutRobots: source.cut, ...perAgentOf(options.agents, totals) };
 }
 
 /**

@@ -39,6 +39,8 @@ export interface ClassifyJob extends RowFormat, JobLimits {
   readonly kind: 'classify';
   readonly robotsDir: string;
   readonly agent: string;
+  /** `--agents`: every agent's verdict per row (MULTI rows); `agent` is then agents[0]. */
+  readonly agents?: readonly string[];
   readonly profile: Profile;
   /** What a host without robots.txt gets (RFC 9309 §2.3.1.3 says allow). */
   readonly missing: 'allow' | 'disallow';
@@ -64,6 +66,8 @@ export interface ChunkResult {
   readonly count: number;
   readonly allowed: number;
   readonly disallowed: number;
+  /** With --agents: lines of the chunk each agent may fetch. */
+  readonly agentsAllowed?: Float64Array;
 }
 
 /** Turns chunks of complete lines into rows, in order. Calls must not overlap (buffers are reused). */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `robotstxt` command: the table of subcommands, dispatch, help and version, and the process's exit.
 import { runCheck } from './check.js';
-import { formatAgentTotals, parseAgentsOption, readAgentsFile, runCheckAgents } from './check-agents.js';
+import { agentListOption, formatAgentTotals, runCheckAgents } from './check-agents.js';
 import { runClassify, DEFAULT_CACHE_HOSTS, formatCut } from './classify.js';
 import { checkAgent } from './agent.js';
 import { closestName, commandHelp, parseCommandLine, stringOption, type Command, type CommandContext, type ParsedArgs } from './command.js';
@@ -56,18 +56,15 @@ function agentlessRowOptions(args: ParsedArgs, chunkBytes: number) {
  * The agents of `check --agents A,B` or `--agents-file FILE`, or null for `--agent`.
  * Exactly one of the three is given; options that mean nothing for several agents are refused.
  */
-function agentsOf(args: ParsedArgs): string[] | null {
-  const given = ['agent', 'agents', 'agents-file'].filter((flag) => args.values[flag] !== undefined);
-  if (given.length > 1) throw new CliError(`${given.map((flag) => `--${flag}`).join(' and ')} exclude each other: give one agent or one list`);
-  const list = stringOption(args, 'agents');
-  const file = stringOption(args, 'agents-file');
-  if (list === undefined && file === undefined) return null;
+function agentsOf(args: ParsedArgs, workers = false): string[] | null {
+  const agents = agentListOption(args);
+  if (agents === null) return null;
   refuse(args, ['only'], 'does not apply to --agents: a URL may be allowed for one agent and disallowed for another (filter the JSONL or TSV columns instead)');
-  refuse(args, ['workers'], 'does not apply to --agents yet: it runs in one thread (each URL is read once for every agent)');
+  if (!workers) refuse(args, ['workers'], 'does not apply to --agents with check: it runs in one thread (each URL is read once for every agent)');
   if (args.values.header !== undefined && stringOption(args, 'format') === 'jsonl') {
     throw new CliError('--header applies to TSV rows only: JSONL rows name their fields');
   }
-  return list !== undefined ? parseAgentsOption(list) : readAgentsFile(file!);
+  return agents;
 }
 
 const checkCommand: Command = {
@@ -133,9 +130,14 @@ const classifyCommand: Command = {
   synopsis: [
     'classify --robots-dir DIR --agent TOKEN [options] [URLS...|-]',
     'classify --fetch          --agent TOKEN [options] [URLS...|-]',
+    'classify --robots-dir DIR | --fetch  --agents A,B,... [options] [URLS...|-]',
   ],
   description: `${ROWS} Rows: allow|disallow<TAB>LINE<TAB>HOST<TAB>URL.
 ${LINE}
+
+--agents / --agents-file: one row per URL with every agent's verdict, as check --agents
+writes them, the host before the URL: allow|disallow:LINE<TAB>...<TAB>HOST<TAB>URL, or
+JSONL {"url":...,"host":...,"verdicts":{...}}. The summary adds each agent's counts.
 
 --robots-dir: each URL is judged against DIR/<host>.txt, the host lowercased, a :port
 written as _port (https://Example.com:8080/x -> example.com_8080.txt; a default port,
@@ -151,6 +153,10 @@ unreachable (or none: no http(s) origin).`,
     'robots-dir': { type: 'string', value: 'DIR', help: 'a directory of <host>.txt files (this or --fetch is required)' },
     fetch: { type: 'boolean', help: "fetch each origin's robots.txt instead of reading files" },
     ...ROW_OPTIONS,
+    agent: { ...ROW_OPTIONS.agent, help: 'product token matched against User-agent lines (this, --agents or --agents-file is required)' },
+    agents: { type: 'string', value: 'A,B,...', help: 'several product tokens, comma-separated: one verdict column each (not with --only)' },
+    'agents-file': { type: 'string', value: 'FILE', help: "like --agents, one token per line ('#' comments and blank lines skipped)" },
+    header: { type: 'boolean', help: 'with --agents, TSV: a first row naming the columns (the agents, host, url)' },
     'chunk-bytes': { ...ROW_OPTIONS['chunk-bytes'], help: `${ROW_OPTIONS['chunk-bytes'].help.replace(/\)$/, '')}; ${FETCH_CHUNK_BYTES} with --fetch)` },
     missing: {
       type: 'string', value: 'allow|disallow',
@@ -177,9 +183,13 @@ unreachable (or none: no http(s) origin).`,
       if (dir === '') throw new CliError('--robots-dir DIR or --fetch is required');
       refuse(args, [...Object.keys(FETCH_OPTIONS), 'concurrency', 'max-delay-ms'], 'belongs to classify --fetch');
     }
+    const agents = agentsOf(args, true);
+    if (agents === null) refuse(args, ['header'], 'applies only with --agents or --agents-file (the columns of one agent are fixed)');
     const classifyOptions = {
       // With --fetch, small chunks: rows flow while the window's hosts are being fetched.
-      ...rowOptions(args, fetching ? FETCH_CHUNK_BYTES : CHUNK_BYTES),
+      ...(agents === null
+        ? rowOptions(args, fetching ? FETCH_CHUNK_BYTES : CHUNK_BYTES)
+        : { agent: agents[0]!, agents, header: args.values.header === true, ...agentlessRowOptions(args, fetching ? FETCH_CHUNK_BYTES : CHUNK_BYTES) }),
       missing: oneOf<'allow' | 'disallow'>('missing', stringOption(args, 'missing'), ['allow', 'disallow'], 'allow'),
       cacheHosts: positiveInteger('cache-hosts', stringOption(args, 'cache-hosts'), DEFAULT_CACHE_HOSTS),
     };
@@ -194,11 +204,15 @@ unreachable (or none: no http(s) origin).`,
       return runRows(args, context, async (progress) => {
         const fetched = await runFetchClassify({ ...options, progress }, context.stdin, context.stdout);
         const cut = fetched.cutRobots > 0 ? [formatCut(fetched.cutRobots, options.maxBytes, 'fetched robots.txt file')] : [];
-        return { totals: fetched, notes: [formatFetchCounts(fetched.robots), ...cut] };
+        const after = agents === null ? [] : formatAgentTotals(agents, fetched.perAgent!);
+        return { totals: fetched, notes: [formatFetchCounts(fetched.robots), ...cut], after };
       });
     }
     const options = { ...classifyOptions, robotsDir: dir, workers: positiveInteger('workers', stringOption(args, 'workers'), 1) };
-    return runRows(args, context, async (progress) => ({ totals: await runClassify({ ...options, progress }, context.stdin, context.stdout) }));
+    return runRows(args, context, async (progress) => {
+      const totals = await runClassify({ ...options, progress }, context.stdin, context.stdout);
+      return { totals, after: agents === null ? [] : formatAgentTotals(agents, totals.perAgent!) };
+    });
   },
 };
 

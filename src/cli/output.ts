@@ -9,6 +9,8 @@ export interface RunTotals {
   disallowed: number;
   /** Lines over --max-url-bytes, each also counted in urls and disallowed (absent: none). */
   overLong?: number;
+  /** With --agents: lines each agent may fetch (over-long lines not among them). */
+  agentsAllowed?: number[];
 }
 
 /**
@@ -178,7 +180,7 @@ export interface RowShape {
   /** JSONL rows have an `"outcome"` field (classify --fetch, check --robots URL). */
   readonly outcome: boolean;
   /**
-   * `check --agents`: one `disallow:0` field (TSV) or `"verdicts"` entry (JSONL) per
+   * `check`/`classify --agents`: one `disallow:0` field (TSV) or `"verdicts"` entry (JSONL) per
    * agent, in this order, instead of the verdict and line fields (absent: one agent).
    */
   readonly agents?: readonly string[];
@@ -201,9 +203,9 @@ export function overLongRow(shape: RowShape, bytes: number): string | null {
   const text = `[${bytes} bytes over --max-url-bytes]`;
   if (shape.agents !== undefined) {
     const outcome = shape.outcome ? ',"outcome":"none"' : '';
-    if (shape.format === 'tsv') return `${shape.agents.map(() => 'disallow:0\t').join('')}\\n${text}\n`;
+    if (shape.format === 'tsv') return `${shape.agents.map(() => 'disallow:0\t').join('')}${shape.host ? '\t' : ''}\\n${text}\n`;
     const verdicts = shape.agents.map((agent) => `${JSON.stringify(agent)}:{"verdict":"disallow","line":0}`).join(',');
-    return `{"url":"\\n${text}","verdicts":{${verdicts}}${outcome},"urlBytes":${bytes}}\n`;
+    return `{"url":"\\n${text}"${shape.host ? ',"host":""' : ''},"verdicts":{${verdicts}}${outcome},"urlBytes":${bytes}}\n`;
   }
   if (shape.format === 'tsv') return `disallow\t0\t${shape.host ? '\t' : ''}\\n${text}\n`;
   const host = shape.host ? ',"host":""' : '';

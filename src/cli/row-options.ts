@@ -1,4 +1,4 @@
-// The ROW_* options and TABLE_* codes a CLI job hands to Wasm's row formatter (src/wasm/, assembly/index.ts formatSpans).
+// The ROW_* options, TABLE_* codes and agent keys a CLI job hands to Wasm's row formatter (src/wasm/, assembly/index.ts formatSpans, formatSpansMulti).
 import type { Profile } from '../parse/lexer.js';
 import { profileFlags } from '../rules/compile.js';
 import {
@@ -54,4 +54,13 @@ export function tableCode(outcome: 'unavailable' | 'unreachable' | null): number
  */
 export function standInOptions(profile: Profile): number {
   return profileFlags(profile) << 16;
+}
+
+/**
+ * Agent j's JSONL key as MULTI rows write it (src/table/abi.ts): `"A":{"verdict":"`, a
+ * comma first from the second on. Product tokens need no JSON escaping beyond the quotes.
+ * @example agentKeys(['A', 'B']).map(String) // ['"A":{"verdict":"', ',"B":{"verdict":"']
+ */
+export function agentKeys(agents: readonly string[]): Uint8Array[] {
+  return agents.map((agent, j) => Buffer.from(`${j === 0 ? '' : ','}${JSON.stringify(agent)}:{"verdict":"`, 'latin1'));
 }

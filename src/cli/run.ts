@@ -47,6 +47,7 @@ export function jobRowShape(job: Job): RowShape {
     only: job.only,
     host: job.kind === 'classify',
     outcome: job.kind === 'check' && job.outcome !== undefined,
+    ...(job.kind === 'classify' && job.agents !== undefined ? { agents: job.agents } : {}),
   };
 }
 
@@ -253,6 +254,10 @@ export async function runChunks(processor: ChunkProcessor, input: UrlInput, outp
     totals.allowed += result.allowed;
     totals.disallowed += result.disallowed;
     if (OWN_ROWS.has(result)) totals.overLong += result.count;
+    if (result.agentsAllowed !== undefined) {
+      const sums = (totals.agentsAllowed ??= Array.from(result.agentsAllowed, () => 0));
+      result.agentsAllowed.forEach((n, j) => (sums[j]! += n));
+    }
     options.progress?.update(totals, bytesRead);
   };
 

@@ -18,6 +18,11 @@ export interface DiffRow {
   readonly new: { readonly line: number; readonly rule: string | null };
 }
 
+/** A changed verdict of one agent (diffVerdictsForAgents). */
+export interface AgentDiffRow extends DiffRow {
+  readonly agent: string;
+}
+
 /** What a diff found: the rows, and how many URLs were compared. */
 export interface DiffResult {
   readonly rows: readonly DiffRow[];
@@ -26,15 +31,16 @@ export interface DiffResult {
 
 /**
  * Paths to compare when no URL list is given: for every rule of the groups that apply to
- * `agent` in either file, the path its pattern stands for (`*` read as `x`, a final `$`
+ * `agent` (or to any of several agents) in either file, the path its pattern stands for (`*` read as `x`, a final `$`
  * dropped, rooted at `/`) and one path below it, plus `/`. Each rule's own boundary is
  * thereby tested on both files.
  * @example generatePaths([old, next], 'ExampleBot') // ['/', '/private/', '/private/x', …]
  */
-export function generatePaths(files: readonly Robots[], agent: string): string[] {
+export function generatePaths(files: readonly Robots[], agent: string | readonly string[]): string[] {
   const paths = new Set<string>(['/']);
+  const agents = typeof agent === 'string' ? [agent] : agent;
   for (const robots of files) {
-    for (const group of selectGroups(robots.groups, agent)) {
+    for (const group of agents.flatMap((one) => selectGroups(robots.groups, one))) {
       for (const rule of group.rules) {
         if (rule.pattern.length === 0) continue;
         let text = new TextDecoder().decode(rule.pattern);
@@ -69,6 +75,33 @@ export function diffVerdicts(oldRobots: Robots, newRobots: Robots, agent: string
       old: decided(before, a.lines[i]!),
       new: decided(after, b.lines[i]!),
     });
+  }
+  return { rows, compared: urls.length };
+}
+
+/**
+ * diffVerdicts for several agents at once (each URL read once per file, Robots#forAgents):
+ * a row for each URL × agent whose verdict changed, URL by URL, agents in the order given.
+ * @example diffVerdictsForAgents(old, next, ['Googlebot', 'GPTBot'], ['/a']).rows.map((r) => r.agent) // ['GPTBot'] when only GPTBot's verdict on /a changed
+ */
+export function diffVerdictsForAgents(oldRobots: Robots, newRobots: Robots, agents: readonly string[], urls: readonly string[]): { readonly rows: readonly AgentDiffRow[]; readonly compared: number } {
+  const before = oldRobots.forAgents(agents);
+  const after = newRobots.forAgents(agents);
+  const a = before.decideBatch(urls);
+  const b = after.decideBatch(urls);
+  const width = agents.length;
+  const rows: AgentDiffRow[] = [];
+  for (let i = 0, k = 0; i < urls.length; i++) {
+    for (let j = 0; j < width; j++, k++) {
+      if (a.verdicts[k] === b.verdicts[k]) continue;
+      rows.push({
+        change: a.verdicts[k] === 1 ? 'allow→disallow' : 'disallow→allow',
+        agent: agents[j]!,
+        url: urls[i]!,
+        old: decided(before.matchers[j]!, a.lines[k]!),
+        new: decided(after.matchers[j]!, b.lines[k]!),
+      });
+    }
   }
   return { rows, compared: urls.length };
 }

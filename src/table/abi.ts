@@ -2,14 +2,15 @@
 //
 // The RuleTable has its own spec (format.ts). Everything else that crosses the boundary
 // is described here once: the span record and the row format (classify and check), the
-// HostIndex slot, the table-slot pair, and how the host sizes and places a RuleIndex.
-// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v3"); a test
+// HostIndex slot, the table-slot pair, the many-agents rows (group entries, column
+// records), and how the host sizes and places a RuleIndex.
+// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v4"); a test
 // (test/format-mirror.test.ts) checks that both sides agree and that the diagrams agree
 // with the constants. Any layout change bumps ABI_VERSION in the same commit; the Wasm
 // module exports its ABI_VERSION and the host refuses a module built for another.
 // Every field is little-endian.
 
-export const ABI_VERSION = 3;
+export const ABI_VERSION = 4;
 
 /**
  * Readable bytes every region keeps past its end: the Wasm scanners load 16 bytes at a
@@ -68,6 +69,34 @@ export const TS_INDEX_AT = 4;
 //   linesOut[i × tableCount + t]  u32  its deciding line (0: none), when linesOut ≠ 0
 // A table whose flags differ from table 0's gets the URL prepared again for itself.
 export const MULTI_MAX_TABLES = 16384;
+
+// MULTI rows (`formatSpansMulti`: `check`/`classify --agents`, one row per line with a
+// verdict column per agent). Line i of a span batch names a group by ids[i] (i32 ≥ 0):
+// the tables of its host for every agent, `width` records at groups + 8 × width × group
+// (the host writes them in the lengths region, src/wasm/memory.ts).
+// GROUP_ENTRY (8 bytes), one per agent column of a group:
+//    0 i32 slot            TABLE_SLOT number of the agent's table, or a TABLE_* code
+//    4 u32 sameAs          column whose verdict this one copies (its own: judged here)
+export const GROUP_ENTRY_SIZE = 8;
+export const GE_SLOT = 0;
+export const GE_SAME_AS = 4;
+// COLUMN (16 bytes), one per agent at columns + 16 × column (the lines region, the JSONL
+// key bytes after the records):
+//    0 u32 keyAt           address of its JSONL key: `"AGENT":{"verdict":"`, `,` first from column 1 on
+//    4 u32 keyLength
+//    8 u32 allowed         written by the call: lines this agent may fetch
+//   12 u32 result          the call's scratch: the line's verdict (bit 31) and deciding line
+// Rows: tsv   allow|disallow:LINE \t ... [HOST \t] URL \n
+//       jsonl {"url":"URL"[,"host":"HOST"],"verdicts":{KEY allow|disallow","line":LINE},...}[,"outcome":"…"]}\n
+// A row takes at most ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE × (url + host bytes) +
+// Σ (keyLength + ROW_COLUMN_BYTES). `allowed()` counts lines every agent may fetch.
+export const COLUMN_SIZE = 16;
+export const CL_KEY_AT = 0;
+export const CL_KEY_LENGTH = 4;
+export const CL_ALLOWED = 8;
+export const CL_RESULT = 12;
+/** The fixed bytes of one verdict column beyond its key (`disallow:4294967295\t`, or its JSON). */
+export const ROW_COLUMN_BYTES = 32;
 
 // RuleIndex: derived from a table by the module (`indexTable`), laid out by
 // assembly/rule-index.ts, never read by the host. The host only places it: at a

@@ -131,6 +131,25 @@ export class TableArena {
     return alignIndex(table.length + SIMD_SLACK) + align16(indexBytes + SIMD_SLACK);
   }
 
+  /**
+   * Empties the arena (a new epoch) with room for all of `tables` at once, growing it when
+   * they need more than it holds: a many-agents row needs every agent's table resident
+   * together. Throws MemoryLimitError, having changed nothing, when memory cannot hold them.
+   */
+  emptyFor(tables: readonly Uint8Array[]): void {
+    let need = 0;
+    for (const table of tables) need += this.slotBytes(table);
+    const cap = align16(Math.max(need, this.cap));
+    if (cap > this.cap) {
+      this.memory.placeAt(this.at + cap, 'the table arena');
+      this.cap = cap;
+    }
+    this.epoch++;
+    this.epochReadmits = 0;
+    this.epochAdmits = 0;
+    this.used = 0;
+  }
+
   /** Copies `table` in and builds its RuleIndex, emptying (and maybe growing) the arena when it is full. */
   admit(table: Uint8Array): Slot {
     // The module trusts what it reads, and a table's array may have changed since it was

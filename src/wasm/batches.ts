@@ -5,7 +5,10 @@
 // arena, checks the same limits and swaps in a fresh instance the same way; the region
 // layout (memory.ts), the arena, the host index and the limits live apart.
 import { H_WILDCARD_COUNT } from '../table/format.js';
-import { MULTI_MAX_TABLES, ROW_BYTES_PER_BYTE, ROW_FIXED_BYTES, ROW_HOST, SP_HOST_LENGTH, SP_LINE_LENGTH, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE } from '../table/abi.js';
+import {
+  CL_ALLOWED, CL_KEY_AT, CL_KEY_LENGTH, COLUMN_SIZE, GE_SAME_AS, GE_SLOT, GROUP_ENTRY_SIZE, MULTI_MAX_TABLES, ROW_BYTES_PER_BYTE, ROW_COLUMN_BYTES,
+  ROW_FIXED_BYTES, ROW_HOST, SP_HOST_LENGTH, SP_LINE_LENGTH, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE,
+} from '../table/abi.js';
 import { encodeUrls, notAString } from './url-bytes.js';
 import { instantiate } from './instance.js';
 import { align16, COPY_SKEW, LINE_CHUNK_BYTES, rowsFor, scratchFor, SPAN_COUNT, WasmMemory } from './memory.js';
@@ -52,6 +55,16 @@ export interface SpanBatch {
   readonly count: number;
   readonly consumed: number;
 }
+
+/**
+ * The tables of one group of formatSpanRowsMulti (a host's, or check's only one): per
+ * agent column, its compiled table or a TABLE_* code (src/table/abi.ts). Agents given the
+ * same table object are judged once per line.
+ */
+export type AgentTables = readonly (Uint8Array | number)[];
+
+/** Table slots one formatSpansMulti call can name (the slots region's size). */
+const MULTI_ROW_SLOTS = Math.max(SPAN_COUNT, MULTI_MAX_TABLES);
 
 /** Verdicts of matchAllLines: views of buffers the engine reuses, valid until its next call. */
 export interface LineVerdicts {
@@ -727,6 +740,143 @@ export class WasmEngine {
       }
       place(id, arena.slot(tables[id]!));
       epochOf[id] = arena.epoch;
+    }
+    flush(count);
+    return { rows, count, allowed, disallowed, consumed };
+  }
+
+  /**
+   * Many agents (MULTI rows, src/table/abi.ts): judges the lines of a `scanHosts` batch of
+   * the same `bytes` for every agent, line i against the tables of `groups[groupOf[i]]`
+   * (one per agent, as `keys`), and returns one row per line with a verdict column per
+   * agent (`options` ROW_*, ROW_HOST for a host column). Each line is read and prepared
+   * once. `keys[j]` is agent j's JSONL key (`"A":{"verdict":"`, a comma first from the
+   * second on); `perAgent[j]` is increased by the lines agent j may fetch; `allowed`
+   * counts lines every agent may fetch. Tables are placed in runs of lines whose tables
+   * are resident together; one group's tables must fit in the arena at once.
+   */
+  formatSpanRowsMulti(
+    bytes: Uint8Array, batch: SpanBatch, groupOf: Int32Array, groups: readonly AgentTables[], keys: readonly Uint8Array[], options: number,
+    perAgent: Float64Array, sink?: RowSink,
+  ): RowBatch {
+    try {
+      return this.formatSpanRowsMultiIn(bytes, batch, groupOf, groups, keys, options, perAgent, sink);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private formatSpanRowsMultiIn(
+    bytes: Uint8Array, batch: SpanBatch, groupOf: Int32Array, groups: readonly AgentTables[], keys: readonly Uint8Array[], options: number,
+    perAgent: Float64Array, sink: RowSink | undefined,
+  ): RowBatch {
+    const { spans, count, consumed } = batch;
+    const memory = this.memory;
+    const arena = this.arena;
+    const width = keys.length;
+    let keyBytes = 0;
+    for (const key of keys) keyBytes += key.length;
+    const columnBytes = keyBytes + width * ROW_COLUMN_BYTES;
+    let longest = 0;
+    let widest = 0;
+    for (let i = 0; i < count; i++) {
+      const line = spans[i * SPAN_WORDS + (SP_LINE_LENGTH >>> 2)]!;
+      longest = Math.max(longest, line);
+      widest = Math.max(widest, line + spans[i * SPAN_WORDS + (SP_HOST_LENGTH >>> 2)]!);
+    }
+    // Groups go to the lengths region, column records and keys to the lines region.
+    const columnWords = (width * COLUMN_SIZE + keyBytes + 3) >>> 2;
+    const needs = {
+      input: consumed, count: Math.max(1, groups.length * width * (GROUP_ENTRY_SIZE >>> 2), columnWords), url: longest,
+      rows: Math.max(rowsFor(consumed), ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE * widest + columnBytes),
+    };
+    memory.reserve(needs);
+    // Which column each column copies: the first with the same table (or code).
+    const sameAs = groups.map((tables) => tables.map((table) => tables.indexOf(table)));
+    const load = (): void => {
+      memory.u8.set(bytes.subarray(0, consumed), memory.inputAt);
+      memory.u32.set(spans, memory.spansAt >>> 2);
+      new Int32Array(memory.u32.buffer, memory.idsAt, count).set(groupOf.subarray(0, count));
+      let keyAt = memory.linesAt + width * COLUMN_SIZE;
+      for (let j = 0; j < width; j++) {
+        const at = (memory.linesAt + j * COLUMN_SIZE) >>> 2;
+        memory.u32[at + (CL_KEY_AT >>> 2)] = keyAt;
+        memory.u32[at + (CL_KEY_LENGTH >>> 2)] = keys[j]!.length;
+        memory.u8.set(keys[j]!, keyAt);
+        keyAt += keys[j]!.length;
+      }
+    };
+    const rows: Uint8Array[] = [];
+    let allowed = 0;
+    let disallowed = 0;
+    let first = 0;
+    const flush = (end: number): void => {
+      while (first < end) {
+        const n = memory.exports.formatSpansMulti(
+          memory.inputAt, memory.spansAt, first, end, memory.idsAt, memory.lengthsAt, width, memory.linesAt, memory.slotsAt,
+          memory.rowsAt, memory.rowsCap, options, memory.scratchAt,
+        );
+        if (n === 0) throw new Error(`robotstxt-wasm: formatSpansMulti judged no line of ${end - first} (rows region ${memory.rowsCap} bytes)`);
+        const written = memory.exports.written();
+        if (written !== 0) this.emitRows(written, rows, sink);
+        allowed += memory.exports.allowed();
+        disallowed += memory.exports.disallowed();
+        for (let j = 0; j < width; j++) perAgent[j]! += memory.u32[((memory.linesAt + j * COLUMN_SIZE) >>> 2) + (CL_ALLOWED >>> 2)]!;
+        first += n;
+      }
+    };
+    // A run: lines whose tables are resident together, each table in one slot.
+    const slotIn = new Map<Uint8Array, number>();
+    const groupRun = new Int32Array(groups.length).fill(-1);
+    let run = 0;
+    /** Places group g's tables in this run's slots and writes its entries; false when a new run is needed first. */
+    const enter = (g: number, fresh: boolean): boolean => {
+      const tables = groups[g]!;
+      for (const table of tables) {
+        if (typeof table === 'number' || slotIn.has(table)) continue;
+        if (slotIn.size >= MULTI_ROW_SLOTS) return false;
+        let slot = arena.residentSlot(table);
+        if (slot === undefined) {
+          if (!arena.fits(table)) {
+            if (!fresh) return false;
+            const layout = memory.generation;
+            // Empties the arena with room for the whole group (it may grow, and move the io regions).
+            arena.emptyFor([...new Set(tables.filter((t): t is Uint8Array => typeof t !== 'number'))]);
+            memory.reserve(needs);
+            if (memory.generation !== layout) load();
+            slotIn.clear();
+            return enter(g, false);
+          }
+          slot = arena.admit(table);
+        }
+        const id = slotIn.size;
+        slotIn.set(table, id);
+        const at = (memory.slotsAt + id * TABLE_SLOT_SIZE) >>> 2;
+        memory.u32[at + (TS_TABLE_AT >>> 2)] = slot.tableAt;
+        memory.u32[at + (TS_INDEX_AT >>> 2)] = slot.indexAt;
+      }
+      const base = (memory.lengthsAt + g * width * GROUP_ENTRY_SIZE) >>> 2;
+      const entries = new Int32Array(memory.u32.buffer);
+      for (let j = 0; j < width; j++) {
+        const table = tables[j]!;
+        entries[base + j * 2 + (GE_SLOT >>> 2)] = typeof table === 'number' ? table : slotIn.get(table)!;
+        entries[base + j * 2 + (GE_SAME_AS >>> 2)] = sameAs[g]![j]!;
+      }
+      return true;
+    };
+    load();
+    for (let i = 0; i < count; i++) {
+      const g = groupOf[i]!;
+      if (groupRun[g] === run) continue;
+      if (!enter(g, false)) {
+        flush(i);
+        run++;
+        slotIn.clear();
+        if (!enter(g, true)) {
+          throw new Error(`robotstxt-wasm: the ${width} agents' tables of line ${i + 1} do not fit in the table arena together`);
+        }
+      }
+      groupRun[g] = run;
     }
     flush(count);
     return { rows, count, allowed, disallowed, consumed };

@@ -1,7 +1,7 @@
 // The only door to WebAssembly: the engine of this thread and the ABI names its callers use.
 import { SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_LINE_LENGTH, SP_LINE_START } from '../table/abi.js';
 
-export { WasmEngine, getEngine, setEngineLimits, engineLimits, type RowSink, type RowBatch, type SpanBatch, type LineVerdicts } from './batches.js';
+export { WasmEngine, getEngine, setEngineLimits, engineLimits, type RowSink, type RowBatch, type SpanBatch, type LineVerdicts, type AgentTables } from './batches.js';
 export {
   DEFAULT_ENGINE_LIMITS, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_URL_BYTES, DEFAULT_RETAIN_MEMORY_BYTES, MAX_URL_BYTES_CEILING, WASM32_MAX_BYTES,
   MemoryLimitError, UrlLengthError, type EngineLimits,

@@ -34,6 +34,11 @@ export interface WasmExports {
   scanHosts(input: number, len: number, final: number, spans: number, maxCount: number, hosts: number, hostMask: number): number;
   /** Judges span records, line i against table slot ids[i], and writes rows with a host column. */
   formatSpans(input: number, spans: number, first: number, count: number, ids: number, slots: number, out: number, outCap: number, options: number, scratch: number): number;
+  /** Many agents: judges span records for every agent's table of the line's group and writes one row with a column per agent (abi.ts MULTI rows). */
+  formatSpansMulti(
+    input: number, spans: number, first: number, count: number, ids: number, groups: number, width: number, columns: number, slots: number,
+    out: number, outCap: number, options: number, scratch: number,
+  ): number;
   written(): number;
   allowed(): number;
   disallowed(): number;

@@ -9,6 +9,7 @@
 //   │ data   │     │ (classify)   │ [RuleTable│RuleIndex]│ bytes │ u32 × N │ u8×N │ u32×N │ 32 B × S │ i32×S │ 8 B×S │ 3 × URL   │ 6 × input │
 //   └────────┴─────┴──────────────┴─────────────────────┴───────┴─────────┴──────┴───────┴──────────┴───────┴───────┴───────────┴───────────┘
 //   (N: results per call, S: SPAN_COUNT lines per classify batch)
+//   (many-agents rows keep their group entries in `lengths` and column records in `lines`)
 //
 // The HostIndex (host-index.ts) and the arena (arena.ts) own their regions; this file
 // places the io regions after them. The io regions are scratch for one call and move

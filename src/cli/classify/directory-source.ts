@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_BYTES, Robots } from '../../robots.js';
 import {
-  getEngine, ROW_MISSING_DISALLOW, SPAN_FIELDS, SPAN_HOST_ID, type RowSink, type SpanBatch, type WasmEngine,
+  getEngine, ROW_HOST, ROW_MISSING_DISALLOW, SPAN_FIELDS, SPAN_HOST_ID, TABLE_NONE, type AgentTables, type RowSink, type SpanBatch,
+  type WasmEngine,
 } from '../../wasm/index.js';
 import { CliError, fileErrorText } from '../errors.js';
 import type { ChunkProcessor, ChunkResult, ClassifyJob } from '../jobs.js';
 import { NotRegularFileError, readRobotsFile, SharedFileCount } from '../robots-file.js';
-import { rowOptions, standInOptions, tableCode } from '../row-options.js';
+import { agentKeys, rowOptions, standInOptions, tableCode } from '../row-options.js';
 import { HostTables, Misses, type CachedHost } from './host-tables.js';
 
 /**
@@ -167,9 +168,12 @@ export class DirectorySource implements RobotsSource {
   }
 }
 
-/** A host seen by classify: its compiled table (a TABLE_* code: none) and its slot in the current batch. */
+/**
+ * A host seen by classify: its compiled table (a TABLE_* code: none), or with --agents one
+ * per agent, and its slot (with --agents: its group) in the current batch.
+ */
 interface DirectoryHost extends CachedHost {
-  readonly table: Uint8Array | number;
+  readonly table: Uint8Array | number | AgentTables;
   /** The table's index in the batch that last used it (negative: its TABLE_* code). */
   slot: number;
 }
@@ -200,6 +204,12 @@ export class ClassifyProcessor implements ChunkProcessor {
    */
   private readonly batchTables: Uint8Array[] = [];
   private batchTableCount = 0;
+  /**
+   * With --agents: this batch's groups by slot (group 0: lines without a robots.txt to
+   * look for), the agents' JSONL keys and the lines each agent may fetch so far.
+   */
+  private readonly batchGroups: AgentTables[] = [];
+  private readonly keys: Uint8Array[] | null;
 
   /**
    * @param job what to classify with
@@ -218,14 +228,22 @@ export class ClassifyProcessor implements ChunkProcessor {
   ) {
     this.options = rowOptions(job) | standInOptions(job.profile) | (job.missing === 'disallow' ? ROW_MISSING_DISALLOW : 0);
     this.hosts = new HostTables(engine, job.cacheHosts);
+    this.keys = job.agents === undefined ? null : agentKeys(job.agents);
+    if (job.agents !== undefined) this.batchGroups[0] = job.agents.map(() => TABLE_NONE);
   }
 
   private async compile(key: Uint8Array, hash: number): Promise<DirectoryHost> {
     const host = latin1.decode(key);
     const body = key.length === 0 ? null : await this.source.load(host);
-    const table = body !== null
-      ? Robots.parse(body, { profile: this.job.profile, maxBytes: this.job.maxBytes ?? DEFAULT_MAX_BYTES }).forAgent(this.job.agent).table
-      : tableCode(key.length === 0 ? null : this.source.outcomeOf?.(host) ?? null);
+    const agents = this.job.agents;
+    let table: Uint8Array | number | AgentTables;
+    if (body !== null) {
+      const robots = Robots.parse(body, { profile: this.job.profile, maxBytes: this.job.maxBytes ?? DEFAULT_MAX_BYTES });
+      table = agents === undefined ? robots.forAgent(this.job.agent).table : robots.forAgents(agents).matchers.map((m) => m.table);
+    } else {
+      const code = tableCode(key.length === 0 ? null : this.source.outcomeOf?.(host) ?? null);
+      table = agents === undefined ? code : agents.map(() => code);
+    }
     return { key, hash, table, id: 0, used: 0, slot: -1 };
   }
 
@@ -235,6 +253,9 @@ export class ClassifyProcessor implements ChunkProcessor {
       host.used = stamp;
       if (typeof host.table === 'number') {
         host.slot = host.table;
+      } else if (!(host.table instanceof Uint8Array)) {
+        host.slot = this.batchTableCount++;
+        this.batchGroups[host.slot] = host.table;
       } else {
         host.slot = this.batchTableCount++;
         this.batchTables[host.slot] = host.table;
@@ -270,6 +291,13 @@ export class ClassifyProcessor implements ChunkProcessor {
     return misses;
   }
 
+  /** --agents: one row per line with every agent's verdict (lines without a robots.txt read group 0). */
+  private formatGroups(bytes: Uint8Array, batch: SpanBatch, ids: Int32Array, agentsAllowed: Float64Array, sink: RowSink | undefined) {
+    for (let i = 0; i < batch.count; i++) if (ids[i]! < 0) ids[i] = 0;
+    const groups = this.batchGroups.slice(0, this.batchTableCount);
+    return this.engine.formatSpanRowsMulti(bytes, batch, ids, groups, this.keys!, this.options | ROW_HOST, agentsAllowed, sink);
+  }
+
   async process(input: Uint8Array, sink?: RowSink): Promise<ChunkResult> {
     const engine = this.engine;
     // A plain view: Buffer's slice() would share memory where a copy is needed.
@@ -279,12 +307,14 @@ export class ClassifyProcessor implements ChunkProcessor {
     let count = 0;
     let allowed = 0;
     let disallowed = 0;
+    const agentsAllowed = this.keys === null ? undefined : new Float64Array(this.keys.length);
     let offset = 0;
     while (offset < chunk.length) {
       const bytes = chunk.subarray(offset);
       const batch = engine.scanHosts(bytes, true);
       const stamp = ++this.batches;
-      this.batchTableCount = 0;
+      // With --agents, slot 0 is the group of lines without a robots.txt.
+      this.batchTableCount = this.keys === null ? 0 : 1;
       if (this.tableIds.length < batch.count) this.tableIds = new Int32Array(batch.count);
       const ids = this.tableIds;
       for (const miss of this.assign(bytes, batch, stamp, ids)) {
@@ -295,7 +325,9 @@ export class ClassifyProcessor implements ChunkProcessor {
         const slot = this.use(host, stamp);
         for (const line of miss.lines) ids[line] = slot;
       }
-      const result = engine.formatSpanRows(bytes, batch, ids, this.batchTables, this.options, sink, this.batchTableCount);
+      const result = this.keys === null
+        ? engine.formatSpanRows(bytes, batch, ids, this.batchTables, this.options, sink, this.batchTableCount)
+        : this.formatGroups(bytes, batch, ids, agentsAllowed!, sink);
       this.batchTables.fill(NO_TABLE, 0, this.batchTableCount);
       rows.push(...result.rows);
       count += result.count;
@@ -304,6 +336,6 @@ export class ClassifyProcessor implements ChunkProcessor {
       offset += batch.consumed;
       if (batch.count === 0) break;
     }
-    return { rows, count, allowed, disallowed };
+    return { rows, count, allowed, disallowed, ...(agentsAllowed === undefined ? {} : { agentsAllowed }) };
   }
 }

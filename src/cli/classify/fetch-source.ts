@@ -4,17 +4,19 @@ import { LruMap } from '../../fetch/lru.js';
 import type { Profile } from '../../parse/lexer.js';
 import { isValidProductToken } from '../../parse/product-token.js';
 import {
-  getEngine, ROW_MISSING_DISALLOW, ROW_OUTCOME, SPAN_FIELDS, SPAN_HOST_ID, SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch,
+  getEngine, ROW_HOST, ROW_MISSING_DISALLOW, ROW_OUTCOME, SPAN_FIELDS, TABLE_NONE, type AgentTables, SPAN_HOST_ID, SPAN_LINE_LENGTH, SPAN_LINE_START, type SpanBatch,
   type WasmEngine,
 } from '../../wasm/index.js';
 import type { CliFetchOptions } from '../fetch.js';
 import type { ChunkProcessor, ChunkResult } from '../jobs.js';
-import { rowOptions, standInOptions, tableCode, type RowFormat } from '../row-options.js';
+import { agentKeys, rowOptions, standInOptions, tableCode, type RowFormat } from '../row-options.js';
 import { HostTables, Misses, type CachedHost } from './host-tables.js';
 
 /** Settings of a `classify --fetch` run. */
 export interface FetchClassifyJob extends RowFormat {
   readonly agent: string;
+  /** `--agents`: every agent's verdict per row (MULTI rows); `agent` is then agents[0]. */
+  readonly agents?: readonly string[];
   readonly profile: Profile;
   /** What a line without an http(s) origin gets (relative URL, other scheme, bad host). */
   readonly missing: 'allow' | 'disallow';
@@ -154,7 +156,10 @@ export function schemeOf(bytes: Uint8Array, at: number, length: number): number 
  * Rules of one origin, compiled for the agent: a table (fetched ok), a TABLE_* code (src/table/abi.ts:
  * unavailable, unreachable, or no usable origin), undefined (not loaded).
  */
-type OriginTable = Uint8Array | number | undefined;
+type OriginTable = Rules | undefined;
+
+/** Compiled rules of an origin: one table, a TABLE_* code, or with --agents one of either per agent. */
+type Rules = Uint8Array | number | AgentTables;
 
 /** A host seen: per scheme, its origin's compiled rules. */
 interface FetchHost extends CachedHost {
@@ -166,10 +171,11 @@ interface PendingBatch {
   readonly bytes: Uint8Array;
   readonly batch: SpanBatch;
   readonly ids: Int32Array;
-  readonly tables: Uint8Array[];
-  readonly slots: Map<Uint8Array, number>;
+  /** Tables by slot (with --agents: groups, 0 the one of lines without an http(s) origin). */
+  readonly tables: (Uint8Array | AgentTables)[];
+  readonly slots: Map<Uint8Array | AgentTables, number>;
   /** Per origin still loading: its promise and the lines that wait for it. */
-  readonly waits: { readonly table: Promise<Uint8Array | number>; readonly lines: number[] }[];
+  readonly waits: { readonly table: Promise<Rules>; readonly lines: number[] }[];
 }
 
 const utf8 = new TextDecoder();
@@ -189,8 +195,11 @@ export class FetchClassifyProcessor implements ChunkProcessor {
   private readonly options: number;
   private readonly hosts: HostTables<FetchHost>;
   /** Origins being loaded: every batch that needs one waits for the same promise. */
-  private readonly loading = new Map<string, Promise<Uint8Array | number>>();
+  private readonly loading = new Map<string, Promise<Rules>>();
   private batches = 0;
+  /** With --agents: the agents' JSONL keys, and the group of lines without an http(s) origin. */
+  private readonly keys: Uint8Array[] | null;
+  private readonly noOrigin: AgentTables;
 
   constructor(
     private readonly job: FetchClassifyJob,
@@ -200,6 +209,8 @@ export class FetchClassifyProcessor implements ChunkProcessor {
     // JSONL rows say how their robots.txt was fetched; unavailable/unreachable rows get line 0.
     this.options = rowOptions(job) | ROW_OUTCOME | standInOptions(job.profile) | (job.missing === 'disallow' ? ROW_MISSING_DISALLOW : 0);
     this.hosts = new HostTables(engine, job.cacheHosts);
+    this.keys = job.agents === undefined ? null : agentKeys(job.agents);
+    this.noOrigin = (job.agents ?? []).map(() => TABLE_NONE);
   }
 
   async process(input: Uint8Array): Promise<ChunkResult> {
@@ -221,18 +232,26 @@ export class FetchClassifyProcessor implements ChunkProcessor {
     let count = 0;
     let allowed = 0;
     let disallowed = 0;
+    const agentsAllowed = this.keys === null ? undefined : new Float64Array(this.keys.length);
     for (const p of pending) {
       for (const wait of p.waits) {
         const slot = slotOf(await wait.table, p);
         for (const line of wait.lines) p.ids[line] = slot;
       }
-      const result = engine.formatSpanRows(p.bytes, p.batch, p.ids, p.tables, this.options);
+      let result;
+      if (this.keys === null) {
+        result = engine.formatSpanRows(p.bytes, p.batch, p.ids, p.tables as Uint8Array[], this.options);
+      } else {
+        // Lines without an http(s) origin read group 0.
+        for (let i = 0; i < p.batch.count; i++) if (p.ids[i]! < 0) p.ids[i] = 0;
+        result = engine.formatSpanRowsMulti(p.bytes, p.batch, p.ids, p.tables as AgentTables[], this.keys, this.options | ROW_HOST, agentsAllowed!);
+      }
       rows.push(...result.rows);
       count += result.count;
       allowed += result.allowed;
       disallowed += result.disallowed;
     }
-    return { rows, count, allowed, disallowed };
+    return { rows, count, allowed, disallowed, ...(agentsAllowed === undefined ? {} : { agentsAllowed }) };
   }
 
   /** Copies the batch, gives each line of a known origin its table slot and starts loading the others. */
@@ -241,6 +260,7 @@ export class FetchClassifyProcessor implements ChunkProcessor {
     const { spans } = batch;
     const stamp = ++this.batches;
     const p: PendingBatch = { bytes, batch, ids: new Int32Array(batch.count), tables: [], slots: new Map(), waits: [] };
+    if (this.keys !== null) slotOf(this.noOrigin, p);
     const waiting = new Misses<[number[], number[]]>(() => [[], []]);
     let lastId = 0;
     let lastScheme = -1;
@@ -279,7 +299,7 @@ export class FetchClassifyProcessor implements ChunkProcessor {
   }
 
   /** The compiled rules of `scheme://key`, loaded once however many batches ask. */
-  private load(key: Uint8Array, hash: number, scheme: number): Promise<Uint8Array | number> {
+  private load(key: Uint8Array, hash: number, scheme: number): Promise<Rules> {
     const name = utf8.decode(key);
     const origin = `${SCHEME_PREFIX[scheme]}${name}`;
     let table = this.loading.get(origin);
@@ -295,22 +315,24 @@ export class FetchClassifyProcessor implements ChunkProcessor {
     return table;
   }
 
-  private async compile(origin: string): Promise<Uint8Array | number> {
+  private async compile(origin: string): Promise<Rules> {
+    const agents = this.job.agents;
     let valid: string;
     try {
       valid = originOf(origin);
     } catch {
       // Not a host a request could go to (bad port, bad bytes): like a relative URL.
-      return tableCode(null);
+      return agents === undefined ? tableCode(null) : this.noOrigin;
     }
     const { robots, status } = await this.source.load(valid);
     // RFC 9309 §2.3.1.3/§2.3.1.4: allow-all or disallow-all with no file behind it, so
     // no rule line decides: a code, whose rows get line 0 and their outcome.
-    return status === 'ok' ? robots.forAgent(this.job.agent).table : tableCode(status);
+    if (agents === undefined) return status === 'ok' ? robots.forAgent(this.job.agent).table : tableCode(status);
+    return status === 'ok' ? robots.forAgents(agents).matchers.map((m) => m.table) : agents.map(() => tableCode(status));
   }
 
   /** Keeps `table` as the rules of `scheme` on host `key` (caching and indexing the host if new). */
-  private store(key: Uint8Array, hash: number, scheme: number, table: Uint8Array | number): void {
+  private store(key: Uint8Array, hash: number, scheme: number, table: Rules): void {
     let host = this.hosts.find(key);
     if (host === undefined) {
       host = { key, hash, tables: [undefined, undefined], id: 0, used: this.batches };
@@ -321,7 +343,7 @@ export class FetchClassifyProcessor implements ChunkProcessor {
 }
 
 /** The slot of `table` among the batch's tables (a TABLE_* code stands for itself). */
-function slotOf(table: Uint8Array | number, p: PendingBatch): number {
+function slotOf(table: Rules, p: PendingBatch): number {
   if (typeof table === 'number') return table;
   let slot = p.slots.get(table);
   if (slot === undefined) {
