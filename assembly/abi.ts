@@ -1,6 +1,6 @@
-// Host–Wasm ABI constants: mirrors src/table/abi.ts v3 (a test checks they agree).
+// Host–Wasm ABI constants: mirrors src/table/abi.ts v4 (a test checks they agree).
 
-export const ABI_VERSION: u32 = 3;
+export const ABI_VERSION: u32 = 4;
 
 export const SIMD_SLACK: u32 = 16;
 
