@@ -1,6 +1,6 @@
 // The Wasm ABI: plain numbers in and out, one call per batch; layouts in src/table/abi.ts, regions in src/wasm/memory.ts.
 import { decide, decidedLine, collectMatches as collect } from './match';
-export { indexBytes, indexBytesFor, indexTable } from './rule-index';
+export { automatonStates, indexBytes, indexBytesFor, indexTable } from './rule-index';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { forgetOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';

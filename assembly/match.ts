@@ -30,14 +30,17 @@
 import { equalBytes, lanesBelow } from './scan';
 import {
   BLOCK_SIZE, B_LAST, B_MIN_LENGTH, B_PENULT, B_PRIOS, B_REQUIRED, B_SECOND, B_THIRD, I_CLASS_COUNT, I_CLASS_HIGH,
-  I_CLASS_LOW, I_HEADER, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, I_SLASH_NODE, K_CHILD_BYTES, K_FIRST_CHILD, K_LABEL, K_LABEL_BYTES,
+  I_CLASS_LOW, I_HEADER, automatonOffset, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, I_SLASH_NODE, K_CHILD_BYTES, K_FIRST_CHILD, K_LABEL, K_LABEL_BYTES,
   K_LABEL_LENGTH, MIN_LENGTH_CAP, REACH_SIZE, R_ALLOW_LINE, R_ALLOW_PRIO, R_DISALLOW_LINE, R_DISALLOW_PRIO, WALK_SIZE, walkOffset,
 } from './rule-index';
 import {
-  H_FIRST_BYTES_OFFSET, H_NODE_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+  FLAG_WILDCARD_AUTOMATON, H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   KIND_ALLOW, N_CHILD_COUNT, N_EXACT_ALLOW, N_EXACT_DISALLOW, N_LABEL_OFFSET, SEGMENT_SIZE, S_BYTES_OFFSET,
   S_FAIL_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_ID, W_KIND, W_LINE, W_SEGMENT_COUNT,
 } from './table';
+import {
+  automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
+} from './wildcards';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -287,7 +290,19 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   // aPrio never beats the allow. So the work stops at the first priority below both.
   const count = load<u32>(index);
   const firstBlock = index + I_HEADER;
-  if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
+  const automaton = index + automatonOffset(load<u32>(index, 4), nodeCount);
+  if ((<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0 && automatonEnabled(automaton)) {
+    // Every wildcard rule at once (wildcards.ts); merged as the loop below would.
+    scanAutomaton(automaton, path, len);
+    if (matchedAllowPrio > aPrio || (matchedAllowPrio == aPrio && matchedAllowPrio >= 0 && matchedAllowLine < aLine)) {
+      aPrio = matchedAllowPrio;
+      aLine = matchedAllowLine;
+    }
+    if (matchedDisallowPrio > dPrio || (matchedDisallowPrio == dPrio && matchedDisallowPrio >= 0 && matchedDisallowLine < dLine)) {
+      dPrio = matchedDisallowPrio;
+      dLine = matchedDisallowLine;
+    }
+  } else if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
     const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
     // Every condition of the RuleIndex holds for any path a rule matches, so a rule
     // failing one is skipped; 16 rules are tested per block.

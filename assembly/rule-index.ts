@@ -2,8 +2,9 @@
 //
 // The host only places it (src/table/abi.ts, RuleIndex); its layout is this file's own.
 
+import { automatonBytesFor, automatonStateCount, buildAutomaton } from './wildcards';
 import {
-  H_FIRST_BYTES_OFFSET, H_NODE_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+  H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW,
   SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_PRIORITY, W_SEGMENT_COUNT,
 } from './table';
@@ -52,6 +53,9 @@ import {
 //        8 i32 disallowPrio likewise for N_PREFIX_DISALLOW
 //       12 u32 disallowLine
 //    … depth[nodeCount], u32 each: path bytes from the root to the node (built with reach)
+//    … at the next multiple of 16 (automatonOffset): the wildcard automaton's region,
+//      automatonBytesFor bytes (0 without FLAG_WILDCARD_AUTOMATON), laid out by
+//      assembly/wildcards.ts
 export const I_HEADER: u32 = 176;
 export const I_SLASH_NODE: u32 = 8;
 export const I_SINGLES: u32 = 12;
@@ -123,14 +127,22 @@ const LETTER_RARITY: usize = memory.data<u8>([
   return I_HEADER + blocks * BLOCK_SIZE;
 }
 
-/** Bytes of the RuleIndex of a table with `wildcardCount` wildcard rules and `nodeCount` trie nodes. */
-export function indexBytesFor(wildcardCount: u32, nodeCount: u32): u32 {
-  return walkOffset(blockCount(wildcardCount)) + nodeCount * (WALK_SIZE + REACH_SIZE + 4);
+/** Offset of the wildcard automaton's region (assembly/wildcards.ts) in a RuleIndex. */
+@inline export function automatonOffset(blocks: u32, nodeCount: u32): u32 {
+  return (walkOffset(blocks) + nodeCount * (WALK_SIZE + REACH_SIZE + 4) + 15) & ~15;
+}
+
+/**
+ * Bytes of the RuleIndex of a table with these header fields (flags, wildcard rules, trie
+ * nodes, segments, pool bytes).
+ */
+export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
+  return automatonOffset(blockCount(wildcardCount), nodeCount) + automatonBytesFor(flags, wildcardCount, segmentCount, poolLength);
 }
 
 /** Bytes `indexTable` writes for `table`. */
 export function indexBytes(table: usize): u32 {
-  return indexBytesFor(load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT));
+  return indexBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT), load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH));
 }
 
 /**
@@ -327,6 +339,10 @@ export function indexTable(table: usize, index: usize): void {
       store<u32>(depth + (<usize>child << 2), d + load<u32>(nodes + <usize>child * NODE_SIZE, N_LABEL_LENGTH));
     }
   }
+
+  // The wildcard automaton, when the table gets one.
+  const region = automatonOffset(blocks, nodeCount);
+  buildAutomaton(table, index + region, indexBytes(table) - region);
 }
 
 /** Sets `bit` for byte c in the nibble tables at `low` and `high`. */
@@ -335,3 +351,12 @@ export function indexTable(table: usize, index: usize): void {
   store<u8>(high + (c >> 4), <u32>load<u8>(high + (c >> 4)) | bit);
 }
 
+
+/**
+ * States of the wildcard automaton that `indexTable` built for `table` at `index`, 0 when
+ * the table has none (no FLAG_WILDCARD_AUTOMATON, or it did not fit; see wildcards.ts).
+ */
+export function automatonStates(table: usize, index: usize): u32 {
+  if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) == 0) return 0;
+  return automatonStateCount(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+}

@@ -1,7 +1,7 @@
-// Rule-table decoder constants: mirrors src/table/format.ts v1 (a test checks they agree).
+// Rule-table decoder constants: mirrors src/table/format.ts v2 (a test checks they agree).
 
 export const TABLE_MAGIC: u32 = 0x4c425452;
-export const FORMAT_VERSION: u32 = 1;
+export const FORMAT_VERSION: u32 = 2;
 
 export const HEADER_SIZE: u32 = 48;
 export const H_MAGIC: u32 = 0;
@@ -48,3 +48,4 @@ export const KIND_ALLOW: u32 = 1;
 export const FLAG_NORMALIZE_URL: u32 = 1 << 0;
 export const FLAG_IMPLICIT_ROBOTS_TXT: u32 = 1 << 1;
 export const FLAG_CASE_INSENSITIVE: u32 = 1 << 2;
+export const FLAG_WILDCARD_AUTOMATON: u32 = 1 << 3;

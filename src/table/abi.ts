@@ -101,8 +101,10 @@ export const ROW_COLUMN_BYTES = 32;
 // RuleIndex: derived from a table by the module (`indexTable`), laid out by
 // assembly/rule-index.ts, never read by the host. The host only places it: at a
 // RULE_INDEX_ALIGN-aligned address with SIMD_SLACK readable bytes after, sized by the
-// module's `indexBytesFor(wildcardCount, nodeCount)`, so the layout can change without
-// the host knowing it.
+// module's `indexBytesFor(flags, wildcardCount, nodeCount, segmentCount, poolLength)`
+// (header fields of the table), so the layout can change without the host knowing it. The
+// module writes to it while matching (the wildcard automaton's stamps): one RuleIndex
+// serves one thread.
 export const RULE_INDEX_ALIGN = 16;
 
 // Output rows (`formatLines`, `formatSpans`), one per judged line, options a bit set:

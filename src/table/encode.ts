@@ -226,6 +226,7 @@ class Encoder {
 
     const nodeCount = trie.nodeCount;
     const labelBytes = trie.labelBytes;
+    const tableFlags = allWildcard ? flags : flags | automatonFlag(src, starts, stars, wild, wildCount);
 
     this.sortWildcards(wild, wildCount, rules);
 
@@ -288,7 +289,7 @@ class Encoder {
 
     // Header through the same u32 view; version and flags are the two u16 halves of word 1.
     u32[F.H_MAGIC >> 2] = F.TABLE_MAGIC;
-    u32[F.H_VERSION >> 2] = (F.FORMAT_VERSION & 0xffff) | ((flags & 0xffff) << 16);
+    u32[F.H_VERSION >> 2] = (F.FORMAT_VERSION & 0xffff) | ((tableFlags & 0xffff) << 16);
     u32[F.H_BYTE_LENGTH >> 2] = byteLength;
     u32[F.H_NODE_COUNT >> 2] = nodeCount;
     u32[F.H_NODES_OFFSET >> 2] = nodesOffset;
@@ -304,6 +305,37 @@ class Encoder {
 }
 
 const encoder = new Encoder();
+
+/**
+ * Wildcard rules that the RuleIndex's prefilter cannot tell apart by position (assembly/
+ * rule-index.ts tests a rule's second and third bytes): when at least this many share
+ * their first three bytes (`/*` facet rules, a locale prefix), a URL passes the prefilter
+ * for many of them and matching them one by one costs more than reading the path once
+ * through the wildcard automaton (assembly/wildcards.ts). Set from the sweep bench: below
+ * it the automaton loses on the corpus's files, above it wins (docs/PERFORMANCE.md).
+ */
+export const AUTOMATON_CROWD = 64;
+
+/**
+ * FLAG_WILDCARD_AUTOMATON when the largest crowd of wildcard rules sharing the first
+ * three bytes of their first piece reaches AUTOMATON_CROWD, else 0.
+ */
+function automatonFlag(src: Uint8Array, starts: Int32Array, stars: Int32Array, wild: Int32Array, wildCount: number): number {
+  if (wildCount < AUTOMATON_CROWD) return 0;
+  const crowds = new Map<number, number>();
+  let largest = 0;
+  for (let k = 0; k < wildCount; k++) {
+    const index = wild[k]!;
+    const start = starts[index]!;
+    const n = Math.min(3, stars[index]!);
+    let key = n;
+    for (let i = 0; i < n; i++) key = key * 256 + src[start + i]!;
+    const crowd = (crowds.get(key) ?? 0) + 1;
+    crowds.set(key, crowd);
+    if (crowd > largest) largest = crowd;
+  }
+  return largest >= AUTOMATON_CROWD ? F.FLAG_WILDCARD_AUTOMATON : 0;
+}
 
 /**
  * Encodes rules into a RuleTable (format.ts). Rules must come in file order; equal

@@ -3,7 +3,7 @@
 // A RuleTable is the compiled form of the rules that apply to one crawler (or one ACAP
 // usage). It is position-independent, little-endian, and every offset is relative to the
 // table's first byte, so the host can place it anywhere in Wasm memory.
-// assembly/table.ts mirrors the constants below ("mirrors format.ts v1"); a test checks
+// assembly/table.ts mirrors the constants below ("mirrors format.ts v2"); a test checks
 // that both sides agree. Any layout change bumps FORMAT_VERSION in the same commit.
 //
 //   offset  size  field
@@ -53,7 +53,7 @@
 
 /** "RTBL" read as a little-endian u32. */
 export const TABLE_MAGIC = 0x4c425452;
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 export const HEADER_SIZE = 48;
 export const H_MAGIC = 0;
@@ -103,4 +103,10 @@ export const FLAG_NORMALIZE_URL = 1 << 0;
 export const FLAG_IMPLICIT_ROBOTS_TXT = 1 << 1;
 /** ASCII letters in URLs are lowercased before matching (ACAP §2.8); patterns are stored lowercased. */
 export const FLAG_CASE_INSENSITIVE = 1 << 2;
-export const KNOWN_FLAGS = FLAG_NORMALIZE_URL | FLAG_IMPLICIT_ROBOTS_TXT | FLAG_CASE_INSENSITIVE;
+/**
+ * The module matches the wildcard rules through one automaton built beside the table
+ * (assembly/wildcards.ts) instead of one by one; a hint the encoder sets (encode.ts,
+ * AUTOMATON_CROWD), verdicts are the same either way.
+ */
+export const FLAG_WILDCARD_AUTOMATON = 1 << 3;
+export const KNOWN_FLAGS = FLAG_NORMALIZE_URL | FLAG_IMPLICIT_ROBOTS_TXT | FLAG_CASE_INSENSITIVE | FLAG_WILDCARD_AUTOMATON;

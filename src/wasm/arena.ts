@@ -5,7 +5,7 @@
 // 64 MB, or the largest table seen) when the tables it held had been resident before,
 // so that a working set that filled it fits next time; a stream of one-off tables does
 // not grow it. The io regions (memory.ts) follow it and move when it grows or moves.
-import { H_NODE_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
+import { H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
 import { RULE_INDEX_ALIGN, SIMD_SLACK } from '../table/abi.js';
 import { validateRuleTable } from '../table/validate.js';
 import { align16, type WasmMemory } from './memory.js';
@@ -127,7 +127,10 @@ export class TableArena {
   private slotBytes(table: Uint8Array): number {
     const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
     // The RuleIndex layout belongs to the module (assembly/rule-index.ts); it says how big one is.
-    const indexBytes = this.memory.exports.indexBytesFor(header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true));
+    const indexBytes = this.memory.exports.indexBytesFor(
+      header.getUint16(H_FLAGS, true), header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true),
+      header.getUint32(H_SEGMENT_COUNT, true), header.getUint32(H_POOL_LENGTH, true),
+    );
     return alignIndex(table.length + SIMD_SLACK) + align16(indexBytes + SIMD_SLACK);
   }
 

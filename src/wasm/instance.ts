@@ -11,9 +11,11 @@ export interface WasmExports {
   /** Bytes of the RuleIndex of the table at `table`. */
   indexBytes(table: number): number;
   /** Bytes of the RuleIndex of a table with these counts (the arena sizes slots with it). */
-  indexBytesFor(wildcardCount: number, nodeCount: number): number;
+  indexBytesFor(flags: number, wildcardCount: number, nodeCount: number, segmentCount: number, poolLength: number): number;
   /** Builds the RuleIndex of the table at `table` into `index`. */
   indexTable(table: number, index: number): void;
+  /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
+  automatonStates(table: number, index: number): number;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
   matchUrls(table: number, index: number, input: number, lengths: number, count: number, out: number, linesOut: number, scratch: number): void;
   /** Judges LF-separated URLs; returns lines judged, `consumed()` the bytes they covered. */

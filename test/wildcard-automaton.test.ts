@@ -1,0 +1,159 @@
+// The wildcard automaton (assembly/wildcards.ts) against the reference matcher: crowded wildcard groups, both profiles, verdict and deciding line, and the tables it does not fit.
+//
+// The encoder asks for the automaton (FLAG_WILDCARD_AUTOMATON) when at least
+// AUTOMATON_CROWD wildcard rules share the first three bytes of their first piece, so the
+// generated groups always hold that many `/*…` rules, mixed with rules of other first
+// pieces, anchored rules, plain rules and empty patterns, over a small alphabet so that
+// pieces overlap, repeat and nest. Each table is checked three ways: the flag is set, the
+// module built an automaton for it, and every URL gets the reference's verdict and line
+// (and the same answer from the table with the flag cleared, the rule-by-rule path).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AgentMatcher, Robots, type Profile } from '../src/index.js';
+import { AUTOMATON_CROWD } from '../src/table/encode.js';
+import { FLAG_WILDCARD_AUTOMATON, H_BYTE_LENGTH, H_FLAGS } from '../src/table/format.js';
+import { instantiate } from '../src/wasm/instance.js';
+import { ReferenceRobots } from './reference/index.js';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
+const URLS_PER_RUN = 160;
+const PROFILES: readonly Profile[] = ['rfc', 'google'];
+const PIECES = ['a', 'b', 'ab', 'ba', 'aab', 'abab', '?', '=', '&', '/', '.php', 'x%41', '%2F', 'é', 'A', 'sort=', 'a?b', '/abab/', '/ab/ba', '/aba/b', 'sort=ab'];
+const FIRSTS = ['/', '/a', '/ab', '/ab/', '/ru/', '', '/?'];
+
+/** States of the automaton the module builds for `table` (0: none), in a fresh instance. */
+function automatonStates(table: Uint8Array): number {
+  const exports = instantiate();
+  const memory = exports.memory;
+  const grow = (bytes: number): void => {
+    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+  };
+  const at = (exports.heapBase() + 15) & ~15;
+  grow(at + table.length + 64);
+  new Uint8Array(memory.buffer).set(table, at);
+  const indexAt = (at + table.length + 64 + 15) & ~15;
+  grow(indexAt + exports.indexBytes(at) + 64);
+  exports.indexTable(at, indexAt);
+  return exports.automatonStates(at, indexAt);
+}
+
+/** `table` with FLAG_WILDCARD_AUTOMATON cleared: the same rules, matched one by one. */
+function withoutAutomaton(table: Uint8Array): Uint8Array {
+  const copy = table.slice();
+  const view = new DataView(copy.buffer);
+  view.setUint16(H_FLAGS, view.getUint16(H_FLAGS, true) & ~FLAG_WILDCARD_AUTOMATON, true);
+  expect(view.getUint32(H_BYTE_LENGTH, true)).toBe(copy.length);
+  return copy;
+}
+
+const piece = fc.constantFrom(...PIECES);
+const pattern = fc.record({
+  first: fc.constantFrom(...FIRSTS),
+  pieces: fc.array(piece, { minLength: 0, maxLength: 3 }),
+  anchored: fc.boolean(),
+  doubled: fc.boolean(),
+}).map(({ first, pieces, anchored, doubled }) => `${first}${pieces.map((p) => (doubled ? `**${p}` : `*${p}`)).join('')}${pieces.length === 0 ? '*' : ''}${anchored ? '$' : ''}`);
+const crowdPattern = fc.record({ pieces: fc.array(piece, { minLength: 1, maxLength: 3 }), anchored: fc.boolean(), tail: fc.boolean() })
+  .map(({ pieces, anchored, tail }) => `/*${pieces.join('*')}${tail ? '*' : ''}${anchored ? '$' : ''}`);
+const plain = fc.constantFrom('', '/', '/a', '/ab$', '/ru/', '/a?b', '/abab');
+const rule = (p: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.tuple(fc.boolean(), p).map(([allow, text]) => `${allow ? 'Allow' : 'Disallow'}: ${text}`);
+
+const group = fc.tuple(
+  fc.array(rule(crowdPattern), { minLength: AUTOMATON_CROWD, maxLength: AUTOMATON_CROWD + 40 }),
+  fc.array(rule(pattern), { maxLength: 40 }),
+  fc.array(rule(plain), { maxLength: 6 }),
+  fc.nat(),
+).map(([crowd, others, plains, seed]) => {
+  // Interleave deterministically so that crowd rules are not all first.
+  const all = [...crowd, ...others, ...plains];
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = (seed + i * 7919) % (i + 1);
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return `User-agent: bot\n${all.join('\n')}\n`;
+});
+
+const path = fc.array(fc.constantFrom(...PIECES, 'c', '/', 'a', 'b'), { maxLength: 14 }).map((parts) => `/${parts.join('')}`);
+
+function check(body: string, urls: readonly string[], profile: Profile): void {
+  const robots = Robots.parse(body, { profile });
+  const matcher = robots.forAgent('bot');
+  const table = matcher.table;
+  expect(new DataView(table.buffer, table.byteOffset).getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON, 'encoder flag').not.toBe(0);
+  expect(automatonStates(table), 'the module built an automaton').toBeGreaterThan(1);
+  const ref = ReferenceRobots.parse(body, { profile });
+  const full = urls.map((u) => `https://example.com${u}`);
+  const decided = matcher.decideBatch(full);
+  const oneByOne = new AgentMatcher('bot', profile, withoutAutomaton(table), []).decideBatch(full);
+  for (let i = 0; i < full.length; i++) {
+    const want = ref.explain(full[i]!, 'bot');
+    const got = { allowed: decided.verdicts[i] === 1, line: decided.lines[i] };
+    const plain = { allowed: oneByOne.verdicts[i] === 1, line: oneByOne.lines[i] };
+    for (const [path, answer] of [['automaton', got], ['rule by rule', plain]] as const) {
+      if (answer.allowed !== want.allowed || answer.line !== want.line) {
+        throw new Error(`${path} disagrees with the reference\n  profile: ${profile}\n  url: ${full[i]}\n  body: ${JSON.stringify(body)}\n  expected: ${JSON.stringify({ allowed: want.allowed, line: want.line })}\n  got: ${JSON.stringify(answer)}`);
+      }
+    }
+  }
+}
+
+describe('wildcard automaton: crowded groups against the reference (both profiles, verdict and line)', () => {
+  it(`${RUNS} generated groups × ${URLS_PER_RUN} URLs`, () => {
+    fc.assert(
+      fc.property(group, fc.array(path, { minLength: URLS_PER_RUN, maxLength: URLS_PER_RUN }), (body, urls) => {
+        for (const profile of PROFILES) check(body, urls, profile);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+});
+
+describe('wildcard automaton: how big a group gets one', () => {
+  /** `n` facet rules `/*?*<name>=`, names of three letters, plus a few others. */
+  function facets(n: number): string {
+    const lines = ['User-agent: bot', 'Disallow: /*?', 'Allow: /*?page=', 'Disallow: /private/*.pdf$'];
+    for (let i = 0; i < n; i++) {
+      const name = String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26), 97 + (Math.floor(i / 676) % 26));
+      lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /*?*${name}=${i % 7 === 0 ? '$' : ''}`);
+    }
+    return `${lines.join('\n')}\n`;
+  }
+  const urls = (n: number): string[] => {
+    const out = ['/', '/a?page=2', '/private/x.pdf', '/private/x.pdfz', '/x?zz=1'];
+    for (let i = 0; i < n; i += Math.max(1, Math.floor(n / 40))) {
+      const name = String.fromCharCode(97 + (i % 26), 97 + (Math.floor(i / 26) % 26), 97 + (Math.floor(i / 676) % 26));
+      out.push(`/p/q?x=1&${name}=`, `/p/q?x=1&${name}=2`, `/p/${name}=?y`);
+    }
+    return out.map((u) => `https://example.com${u}`);
+  };
+  function expectReference(body: string, list: readonly string[], profile: Profile): void {
+    const ref = ReferenceRobots.parse(body, { profile });
+    const decided = Robots.parse(body, { profile }).forAgent('bot').decideBatch(list);
+    const got = list.map((_u, i) => ({ allowed: decided.verdicts[i] === 1, line: decided.lines[i] }));
+    const want = list.map((u) => {
+      const r = ref.explain(u, 'bot');
+      return { allowed: r.allowed, line: r.line };
+    });
+    expect(got).toEqual(want);
+  }
+  it('500 facet rules: built, and right', () => {
+    const body = facets(500);
+    expect(automatonStates(Robots.parse(body).forAgent('bot').table)).toBeGreaterThan(500);
+    for (const profile of PROFILES) expectReference(body, urls(500), profile);
+  });
+  it('6,000 facet rules: past the region (AUTOMATON_CAP), none is built, and rule by rule is right', () => {
+    const body = facets(6000);
+    const table = Robots.parse(body).forAgent('bot').table;
+    expect(new DataView(table.buffer, table.byteOffset).getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON).not.toBe(0);
+    expect(automatonStates(table)).toBe(0);
+    for (const profile of PROFILES) expectReference(body, urls(6000), profile);
+  });
+  it('fewer than AUTOMATON_CROWD rules sharing their first three bytes: no flag, no automaton', () => {
+    const body = facets(AUTOMATON_CROWD - 4); // with `/*?` and `/*?page=`: AUTOMATON_CROWD − 2 `/*` rules
+    const table = Robots.parse(body).forAgent('bot').table;
+    expect(new DataView(table.buffer, table.byteOffset).getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON).toBe(0);
+    expect(automatonStates(table)).toBe(0);
+    const at = facets(AUTOMATON_CROWD - 2);
+    expect(automatonStates(Robots.parse(at).forAgent('bot').table)).toBeGreaterThan(0);
+  });
+});
