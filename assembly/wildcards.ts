@@ -46,6 +46,10 @@
 // table holds a rule without `*` that is anchored (only in tables encoded with every rule
 // in the wildcard list), `enabled` stays 0 and match.ts matches rule by rule, also linear.
 //
+// Why one file of ~800 lines: the region's layout, the build that writes it and the scan
+// that reads it are one format; apart, each would restate the other's offsets and the
+// invariants (block order, entry bits) that make the scan's step one load.
+//
 // Region layout (offsets from its 16-aligned start; arrays are placed as the build goes,
 // their offsets in the header):
 //    0 u32 enabled        1 when built
