@@ -556,10 +556,7 @@ export function buildAutomaton(table: usize, region: usize, bytes: u32): void {
   for (let k: u32 = 0; k < pending; k++) {
     const rec = region + pendingAt + <usize>k * PENDING_SIZE;
     const piece = load<u32>(bState(load<u32>(rec)), B_NEW_ID);
-    const info = region + infoAt + <usize>piece * INFO_SIZE;
-    const slot = load<u32>(info, I_EDGE_END);
-    store<u32>(info, slot + 1, I_EDGE_END);
-    const edge = region + edgesAt + <usize>slot * EDGE_SIZE;
+    const edge = region + edgesAt + <usize>placeIn(region + infoAt + <usize>piece * INFO_SIZE, I_EDGE_END) * EDGE_SIZE;
     const parent = load<u32>(rec, 4);
     const child = load<u32>(rec, 8);
     store<u32>(edge, parent);
@@ -575,10 +572,7 @@ export function buildAutomaton(table: usize, region: usize, bytes: u32): void {
   for (let k: u32 = 0; k < anchoredPending; k++) {
     const rec = region + anchoredPendingAt + <usize>k * PENDING_SIZE;
     const piece = load<u32>(bState(load<u32>(rec)), B_NEW_ID);
-    const info = region + infoAt + <usize>piece * INFO_SIZE;
-    const slot = load<u32>(info, I_ANCHORED_END);
-    store<u32>(info, slot + 1, I_ANCHORED_END);
-    const edge = region + anchoredAt + <usize>slot * ANCHORED_SIZE;
+    const edge = region + anchoredAt + <usize>placeIn(region + infoAt + <usize>piece * INFO_SIZE, I_ANCHORED_END) * ANCHORED_SIZE;
     store<u32>(edge, load<u32>(rec, 4));
     store<i32>(edge, load<i32>(rec, 8), 4);
     store<u32>(edge, load<u32>(rec, 12), 8);
@@ -597,6 +591,13 @@ export function buildAutomaton(table: usize, region: usize, bytes: u32): void {
   store<u32>(region, childSlots - 1, A_CHILD_MASK);
   store<u32>(region, rowClasses, A_CLASS_COUNT);
   store<u32>(region, 1, A_ENABLED);
+}
+
+/** The counting sort's placing step: the next free slot of a piece's range, whose end field (at `endField` of its info) moves past it. */
+@inline function placeIn(info: usize, endField: u32): u32 {
+  const slot = load<u32>(info + endField);
+  store<u32>(info + endField, slot + 1);
+  return slot;
 }
 
 /** Whether build state s ends a piece labelling edges: its own or a suffix's. */
