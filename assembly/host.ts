@@ -28,13 +28,14 @@ export function findHost(url: usize, len: u32): void {
     start = end + 2;
     end = findDelimiter(url, start, len);
   }
-  // RFC 3986 §3.2.1: userinfo ends at the (last) '@' of the authority.
-  for (let i = end; i > start; i--) {
-    if (load<u8>(url + i - 1) == 0x40) {
-      start = i;
-      break;
-    }
+  // RFC 3986 §3.2.1: userinfo ends at the (last) '@' of the authority (16 bytes a step,
+  // reading up to 15 bytes past `end`, as findDelimiter does).
+  let userinfoEnd: u32 = start;
+  for (let i = start; i < end; i += 16) {
+    const at = <u32>i8x16.bitmask(i8x16.eq(v128.load(url + i), i8x16.splat(0x40))) & lanesBelow(end - i);
+    if (at != 0) userinfoEnd = i + 32 - clz(at);
   }
+  start = userinfoEnd;
   hostStart = start;
   hostLen = defaultPort == 0 ? end - start : withoutDefaultPort(url + start, end - start, defaultPort);
 }
@@ -53,6 +54,13 @@ function schemeDefaultPort(p: usize, n: u32): u32 {
  * literal ("[::1]") is not a port separator.
  */
 function withoutDefaultPort(p: usize, n: u32, port: u32): u32 {
+  // Most authorities have no ':' at all: one 16-byte step per 16 bytes tells (reads up to
+  // 15 bytes past p + n, as findDelimiter does).
+  let any: u32 = 0;
+  for (let i: u32 = 0; i < n && any == 0; i += 16) {
+    any = <u32>i8x16.bitmask(i8x16.eq(v128.load(p + i), i8x16.splat(0x3a))) & lanesBelow(n - i);
+  }
+  if (any == 0) return n;
   let colon = n;
   for (let i = n; i > 0; i--) {
     const c = load<u8>(p + i - 1);

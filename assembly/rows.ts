@@ -140,21 +140,34 @@ function putTsvEscape(o: usize, c: u32): usize {
   return put(put(put(o, 0x78), load<u8>(HEX + (c >> 4))), load<u8>(HEX + (c & 15)));
 }
 
+/** Lanes of `v` TSV writes as an escape (see needsTsvEscape). */
+@inline function tsvEscapeLanes(v: v128): u32 {
+  return <u32>i8x16.bitmask(v128.or(
+    i8x16.lt_u(v, i8x16.splat(0x20)),
+    v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x7f))),
+  ));
+}
+
 /**
- * TSV field of p[0, n), escaped. Runs without an escape are found 16 bytes at a time and
- * copied whole, so a clean URL costs about what a plain copy did. Reads up to 15 bytes
- * past p + n (input regions have SIMD_SLACK, src/wasm/memory.ts). At most 4 * n bytes.
+ * TSV field of p[0, n), escaped. Blocks without an escape (a usual URL has none) are
+ * stored 16 bytes at a time as they are scanned; from the first escape on, clean runs are
+ * copied whole between escapes. Reads up to 15 bytes past p + n (input regions have
+ * SIMD_SLACK, src/wasm/memory.ts) and may write up to 15 bytes past the field, within the
+ * room rowBound keeps for the row (the rest of the row overwrites them). At most 4 * n bytes.
  */
 function putTsvText(o: usize, p: usize, n: u32): usize {
-  let from: u32 = 0;
-  // Invariant: p[from, i) needs no escape and is not written yet; p[0, from) is written.
-  for (let i: u32 = 0; i < n; i += 16) {
+  let i: u32 = 0;
+  for (; i < n; i += 16) {
     const v = v128.load(p + i);
-    const hit = v128.or(
-      i8x16.lt_u(v, i8x16.splat(0x20)),
-      v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x7f))),
-    );
-    let mask = <u32>i8x16.bitmask(hit) & lanesBelow(n - i);
+    if ((tsvEscapeLanes(v) & lanesBelow(n - i)) != 0) break;
+    v128.store(o + i, v);
+  }
+  if (i >= n) return o + n;
+  o += i;
+  let from = i;
+  // Invariant: p[from, i) needs no escape and is not written yet; p[0, from) is written.
+  for (; i < n; i += 16) {
+    let mask = tsvEscapeLanes(v128.load(p + i)) & lanesBelow(n - i);
     while (mask != 0) {
       const at = i + ctz(mask);
       o = putText(o, p + from, at - from);
@@ -166,9 +179,21 @@ function putTsvText(o: usize, p: usize, n: u32): usize {
   return putText(o, p + from, n - from);
 }
 
-/** TSV field of host p[0, n), ASCII-lowercased and escaped (hosts are short: one pass per byte). */
+/**
+ * TSV field of host p[0, n), ASCII-lowercased and escaped: 16 bytes at a time while no
+ * escape is needed (reads and writes past the field as putTsvText does), then byte by byte.
+ */
 function putTsvLower(o: usize, p: usize, n: u32): usize {
-  for (let i: u32 = 0; i < n; i++) {
+  let i: u32 = 0;
+  for (; i < n; i += 16) {
+    const v = v128.load(p + i);
+    if ((tsvEscapeLanes(v) & lanesBelow(n - i)) != 0) break;
+    const upper = v128.and(i8x16.ge_u(v, i8x16.splat(0x41)), i8x16.le_u(v, i8x16.splat(0x5a)));
+    v128.store(o + i, v128.or(v, v128.and(upper, i8x16.splat(0x20))));
+  }
+  if (i >= n) return o + n;
+  o += i;
+  for (; i < n; i++) {
     let c = <u32>load<u8>(p + i);
     if (needsTsvEscape(c)) {
       o = putTsvEscape(o, c);

@@ -258,3 +258,75 @@ describe('classify rows: each line against its own host, hosts cached and evicte
     }
   });
 });
+
+/** A TSV field as the rows write it (PostgreSQL text COPY escapes, assembly/rows.ts). */
+function tsvField(s: string): string {
+  return s.replace(/[\x00-\x1f\\\x7f]/g, (c) => {
+    const named: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+    return named[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  });
+}
+
+/** The host column of an `https://` URL: after the last '@', without an empty or :443 port (outside brackets), lowercase. */
+function rowHost(url: string): string {
+  const rest = url.slice('https://'.length);
+  const cut = rest.search(/[/?;#]/);
+  let host = rest.slice(0, cut < 0 ? rest.length : cut);
+  host = host.slice(host.lastIndexOf('@') + 1);
+  const colon = host.lastIndexOf(':');
+  if (colon >= 0 && host.lastIndexOf(']') < colon) {
+    const port = host.slice(colon + 1);
+    if (port === '' || (/^[0-9]+$/.test(port) && Number(port) === 443)) host = host.slice(0, colon);
+  }
+  return host.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+describe('classify rows: the host and URL columns at every 16-byte block edge', () => {
+  // The Wasm scans (userinfo '@', the port's ':', TSV escapes, lowercasing) go 16 bytes
+  // at a time: hosts, userinfo and escapes of every length and position up to 40 bytes.
+  const userinfos = ['', 'u@', 'user:pw@', 'a@b@', `${'x'.repeat(17)}@`, `${'y'.repeat(14)}@${'z'.repeat(16)}@`];
+  const ports = ['', ':', ':443', ':0443', ':8080', ':44'];
+  const specials = ['\t', '\\', '\x01', '\x7f'];
+  const lines: string[] = [];
+  for (let length = 1; length <= 40; length++) {
+    const name = Array.from({ length }, (_, k) => ((k * 7 + length) % 3 === 0 ? 'AB' : 'cd')[k % 2]).join('');
+    for (const [u, userinfo] of userinfos.entries()) {
+      const port = ports[(length + u) % ports.length]!;
+      const hostBad = length % 5 === 0 ? `${name.slice(0, length >> 1)}${specials[u % 4]}${name.slice(length >> 1)}` : name;
+      const at = (length * 3 + u) % 41;
+      const path = `/${'p'.repeat(at)}${specials[length % 4]}${'q'.repeat(u * 3)}`;
+      lines.push(`https://${userinfo}${hostBad}${port}${path}`);
+      lines.push(`https://${userinfo}[2001:DB8::${name}]${port}/${'r'.repeat(at)}`);
+    }
+  }
+
+  it('match a per-URL reference', async () => {
+    const job: ClassifyJob = { kind: 'classify', robotsDir: '', agent: 'ExampleBot', profile: 'rfc', missing: 'allow', cacheHosts: 1_000, format: 'tsv', only: null };
+    const processor = new ClassifyProcessor(job, { load: () => null }, new WasmEngine());
+    const result = await processor.process(encoder.encode(`${lines.join('\n')}\n`));
+    const rows = decoder.decode(Buffer.concat(result.rows)).split('\n');
+    expect(rows.pop()).toBe('');
+    expect(rows).toEqual(lines.map((url) => `allow\t0\t${tsvField(rowHost(url))}\t${tsvField(url)}`));
+  });
+});
+
+describe('matchLines/decideLines: results past 2^20 lines, then fewer, then as many again', () => {
+  it('each call gets its own verdicts and lines', () => {
+    const m = Robots.parse('User-agent: *\nDisallow: /d\n').forAgent('ExampleBot');
+    const big = (1 << 20) + 4_321;
+    const lines = (n: number, shift: number): Uint8Array => encoder.encode(Array.from({ length: n }, (_, i) => ((i + shift) % 3 === 0 ? '/d' : '/a')).join('\n'));
+    for (const [n, shift] of [[big, 0], [10, 1], [big, 2], [big, 1]] as const) {
+      const { verdicts, lines: decided } = m.decideLines(lines(n, shift));
+      expect(verdicts.length).toBe(n);
+      expect(decided.length).toBe(n);
+      // Compared in a plain loop: a deep equal over a million elements takes seconds.
+      let wrong = 0;
+      for (let i = 0; i < n; i++) {
+        const blocked = (i + shift) % 3 === 0;
+        if (verdicts[i] !== (blocked ? 0 : 1) || decided[i] !== (blocked ? 2 : 0)) wrong++;
+      }
+      expect(wrong).toBe(0);
+      expect(Buffer.compare(m.matchLines(lines(n, shift)), verdicts)).toBe(0);
+    }
+  });
+});

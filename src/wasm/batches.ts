@@ -24,7 +24,10 @@ const STRING_CHUNK_COUNT = 1 << 14;
 const MULTI_CHUNK_RESULTS = 1 << 16;
 /** u32 words of a span record. */
 const SPAN_WORDS = SPAN_SIZE / 4;
-/** matchAllLines' result buffers are replaced by small ones at the next call once they hold more than this many results. */
+/**
+ * matchAllLines' result buffers past this many results are replaced by small ones at the
+ * next call, unless that call may need them (see releaseResults).
+ */
 const KEPT_RESULTS = 1 << 20;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -373,8 +376,7 @@ export class WasmEngine {
       }
       return { count, consumed: bytes.length, verdicts, lines };
     }
-    if (this.allVerdicts.length > KEPT_RESULTS) this.allVerdicts = new Uint8Array(1024);
-    if (this.allLines.length > KEPT_RESULTS) this.allLines = new Uint32Array(1024);
+    this.releaseResults((bytes.length + 1) * width);
     let results = 0;
     let pos = 0;
     while (pos < bytes.length) {
@@ -392,6 +394,18 @@ export class WasmEngine {
       count: results / width, consumed: pos,
       verdicts: this.allVerdicts.subarray(0, results), lines: withLines ? this.allLines.subarray(0, results) : null,
     };
+  }
+
+  /**
+   * The last call's results were views valid until this one: buffers over KEPT_RESULTS are
+   * not kept, unless they are no larger than the `most` results this call can write (a line
+   * takes at least one byte, so at most bytes + 1 lines). Repeated large batches then reuse
+   * their buffers instead of growing fresh ones from 1024 every call.
+   */
+  private releaseResults(most: number): void {
+    const limit = Math.max(KEPT_RESULTS, most);
+    if (this.allVerdicts.length > limit) this.allVerdicts = new Uint8Array(1024);
+    if (this.allLines.length > limit) this.allLines = new Uint32Array(1024);
   }
 
   /** Makes allVerdicts (and allLines) hold at least `need` results, keeping the first `kept`. */
@@ -537,9 +551,7 @@ export class WasmEngine {
 
   private matchAllLinesIn(table: Uint8Array, bytes: Uint8Array, withLines: boolean): LineVerdicts {
     const memory = this.memory;
-    // The last call's results were views valid until this one: a huge one is not kept.
-    if (this.allVerdicts.length > KEPT_RESULTS) this.allVerdicts = new Uint8Array(1024);
-    if (this.allLines.length > KEPT_RESULTS) this.allLines = new Uint32Array(1024);
+    this.releaseResults(bytes.length + 1);
     const { tableAt, indexAt } = this.arena.slot(table);
     let count = 0;
     let pos = 0;
@@ -547,20 +559,8 @@ export class WasmEngine {
       const n = this.fitChunk(bytes, pos, true, 1, false, (at, take, last) =>
         memory.exports.matchLines(tableAt, indexAt, at, take, memory.outAt, withLines ? memory.linesAt : 0, memory.scratchAt, last ? 1 : 0));
       if (n === 0) break;
-      if (count + n > this.allVerdicts.length) {
-        const grown = new Uint8Array(Math.max(count + n, 2 * this.allVerdicts.length));
-        grown.set(this.allVerdicts.subarray(0, count));
-        this.allVerdicts = grown;
-      }
-      this.allVerdicts.set(memory.u8.subarray(memory.outAt, memory.outAt + n), count);
-      if (withLines) {
-        if (count + n > this.allLines.length) {
-          const grown = new Uint32Array(Math.max(count + n, 2 * this.allLines.length));
-          grown.set(this.allLines.subarray(0, count));
-          this.allLines = grown;
-        }
-        this.allLines.set(memory.u32.subarray(memory.linesAt >>> 2, (memory.linesAt >>> 2) + n), count);
-      }
+      this.growResults(count + n, withLines, count);
+      this.copyResults(n, this.allVerdicts, withLines ? this.allLines : null, count);
       count += n;
       pos += memory.exports.consumed() >>> 0;
     }
