@@ -1,9 +1,10 @@
 // WasmEngine: the batch drivers, one Wasm call per chunk of URLs, lines or spans.
 //
-// Why one file of ~640 lines: WasmEngine is one object over one instance's memory: every
-// driver (strings, lines, rows, spans) sizes the same regions, places tables in the same
-// arena, checks the same limits and swaps in a fresh instance the same way; the region
-// layout (memory.ts), the arena, the host index and the limits live apart.
+// Why one file of ~1,000 lines: WasmEngine is one object over one instance's memory: every
+// driver (strings, lines, rows, spans, and their many-agent forms) sizes the same regions,
+// places tables in the same arena, checks the same limits, keeps the same result buffers
+// and swaps in a fresh instance the same way; the region layout (memory.ts), the arena, the
+// host index, the limits and the URL encoding (url-bytes.ts) live apart.
 import { H_WILDCARD_COUNT } from '../table/format.js';
 import {
   CL_ALLOWED, CL_KEY_AT, CL_KEY_LENGTH, COLUMN_SIZE, GE_SAME_AS, GE_SLOT, GROUP_ENTRY_SIZE, MULTI_MAX_TABLES, ROW_BYTES_PER_BYTE, ROW_COLUMN_BYTES,
