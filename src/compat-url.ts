@@ -60,6 +60,8 @@ export class RobotsOrigin {
   readonly #origin: URL | null;
   /** {@link plainUrlPattern} of `protocol//host[:port]` as WHATWG URL serializes it, for http(s) origins; else null. */
   readonly #plain: RegExp | null;
+  /** That `protocol//host[:port]` itself, for the same origins; else null. */
+  readonly #plainOrigin: string | null;
 
   constructor(robotsUrl: unknown) {
     const origin = parseUrl(robotsUrl);
@@ -74,7 +76,17 @@ export class RobotsOrigin {
       (origin.protocol === 'http:' || origin.protocol === 'https:') &&
       origin.host !== 'relative.invalid' &&
       !origin.host.includes(';');
-    this.#plain = web ? plainUrlPattern(`${origin.protocol}//${origin.host}`) : null;
+    this.#plainOrigin = web ? `${origin.protocol}//${origin.host}` : null;
+    this.#plain = this.#plainOrigin !== null ? plainUrlPattern(this.#plainOrigin) : null;
+  }
+
+  /**
+   * `protocol//host[:port]` as WHATWG URL serializes it (lowercase, punycode, no default
+   * port) when plain URLs of this origin may skip parsing, else null: the prefix of
+   * {@link plainPattern}, which the Wasm check (`matchOnOrigin`) compares byte for byte.
+   */
+  get plainOrigin(): string | null {
+    return this.#plainOrigin;
   }
 
   /**

@@ -9,6 +9,9 @@ import { Robots, crawlDelayForReducedName, matcherForReducedName } from './robot
 import type { AgentMatcher } from './matcher.js';
 import { RobotsOrigin } from './compat-url.js';
 import { describe } from './errors.js';
+import { getEngine, MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES } from './wasm/index.js';
+
+const encoder = new TextEncoder();
 
 /** Distinct User-Agent strings whose matcher a parser remembers; past it the memo starts over. */
 const UA_MEMO_SIZE = 64;
@@ -86,6 +89,12 @@ class CompatRobots implements RobotsParserCompat {
   readonly #origin: RobotsOrigin;
   /** `#origin`'s plain-URL pattern (null: every URL is parsed), held here so a plain URL costs one test call. */
   readonly #plain: RegExp | null;
+  /**
+   * `#origin`'s plain origin as UTF-8 bytes (null: no plain URLs, or longer than the
+   * engine's origin region): isAllowed hands it to the engine with each URL, and Wasm
+   * decides whether the URL is plain while it scans it.
+   */
+  readonly #originBytes: Uint8Array | null;
   /** The last User-Agent string asked about and its matcher: crawlers repeat one. */
   #lastUa: string | undefined = undefined;
   #lastMatcher: AgentMatcher | null = null;
@@ -100,6 +109,9 @@ class CompatRobots implements RobotsParserCompat {
     }
     this.#origin = new RobotsOrigin(url);
     this.#plain = this.#origin.plainPattern;
+    const plainOrigin = this.#origin.plainOrigin;
+    const originBytes = plainOrigin === null ? null : encoder.encode(plainOrigin);
+    this.#originBytes = originBytes !== null && originBytes.length <= ORIGIN_MAX_BYTES ? originBytes : null;
     this.robots = Robots.parse(contents, { profile: 'rfc' });
   }
 
@@ -130,6 +142,16 @@ class CompatRobots implements RobotsParserCompat {
   }
 
   isAllowed(url: string, ua?: string): boolean | undefined {
+    // The crawler's case, a string URL and User-Agent: Wasm checks the origin while it
+    // judges the URL. Anything else (an answer of MATCH_NOT_PLAIN) goes the general way
+    // below. (A User-Agent of another type keeps that way whole: robots-parser answers
+    // `undefined` for a foreign URL before it reads the User-Agent.)
+    const origin = this.#originBytes;
+    if (origin !== null && typeof url === 'string' && (typeof ua === 'string' || ua === undefined)) {
+      const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
+      const verdict = getEngine().matchOnOrigin(matcher.table, url, origin, null);
+      if (verdict !== MATCH_NOT_PLAIN) return verdict === 1;
+    }
     const matchUrl = this.#matchUrl(url);
     if (matchUrl === null) return undefined;
     const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
