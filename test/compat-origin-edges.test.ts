@@ -115,6 +115,30 @@ describe('compat fast origin check: what the Wasm check declines', () => {
     expect(getEngine().matchOnOrigin(table, 'http://example.org/y', origin, line)).toBe(MATCH_NOT_PLAIN);
   });
 
+  it('every ASCII byte after the origin, at a segment start, inside a segment and in a query: the Wasm check agrees with the pattern', () => {
+    const robotsOrigin = new RobotsOrigin('http://example.com/robots.txt');
+    const shapes = (ch: string): string[] => [
+      `http://example.com${ch}`, `http://example.com${ch}x`, `http://example.com/${ch}`, `http://example.com/${ch}x/y`, `http://example.com/a${ch}b`,
+      `http://example.com/a/${ch}`, `http://example.com/a?${ch}`, `http://example.com/a?b${ch}c#d`, `http://example.com/a#${ch}`,
+      `http://example.com/%2${ch}`, `http://example.com/a/%2${ch}/b`, `http://example.com/${'a'.repeat(15)}/${ch}`,
+    ];
+    let plain = 0;
+    for (let code = 0; code < 0x80; code++) {
+      for (const url of shapes(String.fromCharCode(code))) {
+        const byPattern = robotsOrigin.plainMatchUrl(url) !== undefined;
+        if (byPattern) plain++;
+        expect(getEngine().matchOnOrigin(table, url, origin, null) !== MATCH_NOT_PLAIN, JSON.stringify(url)).toBe(byPattern);
+      }
+    }
+    expect(plain).toBeGreaterThan(500);
+  });
+
+  it('a User-Agent of another type still gets undefined for a foreign URL, and its TypeError for one on the origin', () => {
+    const ours = robotsParser('http://example.com/robots.txt', BODY);
+    expect(ours.isAllowed('http://other.test/x', 42 as unknown as string)).toBeUndefined();
+    expect(() => ours.isAllowed('http://example.com/x', 42 as unknown as string)).toThrow(/ua must be a string or undefined, got/);
+  });
+
   it('refuses an origin longer than its region', () => {
     expect(() => getEngine().matchOnOrigin(table, '/x', new Uint8Array(ORIGIN_MAX_BYTES + 1), null)).toThrow(/at most 512 bytes expected, got 513/);
   });
