@@ -7,7 +7,10 @@
 // be read from the string itself; anything else (another spelling of the host, a default
 // port, userinfo, dot segments, backslashes, tabs, newlines, non-ASCII, characters WHATWG
 // percent-encodes, an empty `?`) takes the WHATWG path, so both give the same answers.
-// test/compat-url.test.ts checks that on generated URLs.
+// test/compat-url.test.ts checks that on generated URLs. Compat's isAllowed has the same
+// check done in Wasm while the URL is judged (matchOnOrigin, given {@link
+// RobotsOrigin.plainOrigin}'s bytes); the pattern here serves the rest of compat and is
+// the reference the tests hold the Wasm check to.
 
 // Relative URLs (robots-parser ≥ 2.3) are resolved against this base. `.invalid` is
 // reserved (RFC 2606 §2) and never resolves, so no real crawl target can collide with it.

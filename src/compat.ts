@@ -12,6 +12,8 @@ import { describe } from './errors.js';
 import { getEngine, MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES } from './wasm/index.js';
 
 const encoder = new TextEncoder();
+/** The deciding line of getMatchingLineNumber's Wasm call. */
+const lineScratch = new Uint32Array(1);
 
 /** Distinct User-Agent strings whose matcher a parser remembers; past it the memo starts over. */
 const UA_MEMO_SIZE = 64;
@@ -141,17 +143,23 @@ class CompatRobots implements RobotsParserCompat {
     return this.#origin.parsedMatchUrl(url);
   }
 
-  isAllowed(url: string, ua?: string): boolean | undefined {
-    // The crawler's case, a string URL and User-Agent: Wasm checks the origin while it
-    // judges the URL. Anything else (an answer of MATCH_NOT_PLAIN) goes the general way
-    // below. (A User-Agent of another type keeps that way whole: robots-parser answers
-    // `undefined` for a foreign URL before it reads the User-Agent.)
+  /**
+   * The crawler's case, a string URL and User-Agent: Wasm checks that `url` is plainly on
+   * the origin while it judges it (verdict 1/0, the line to `lineOut`). MATCH_NOT_PLAIN
+   * for anything else: the caller goes the general way (`#matchUrl`). A User-Agent of
+   * another type keeps that way whole: robots-parser answers `undefined` for a foreign
+   * URL before it reads the User-Agent.
+   */
+  #judgeOnOrigin(url: unknown, ua: unknown, lineOut: Uint32Array | null): number {
     const origin = this.#originBytes;
-    if (origin !== null && typeof url === 'string' && (typeof ua === 'string' || ua === undefined)) {
-      const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
-      const verdict = getEngine().matchOnOrigin(matcher.table, url, origin, null);
-      if (verdict !== MATCH_NOT_PLAIN) return verdict === 1;
-    }
+    if (origin === null || typeof url !== 'string' || (typeof ua !== 'string' && ua !== undefined)) return MATCH_NOT_PLAIN;
+    const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
+    return getEngine().matchOnOrigin(matcher.table, url, origin, lineOut);
+  }
+
+  isAllowed(url: string, ua?: string): boolean | undefined {
+    const verdict = this.#judgeOnOrigin(url, ua, null);
+    if (verdict !== MATCH_NOT_PLAIN) return verdict === 1;
     const matchUrl = this.#matchUrl(url);
     if (matchUrl === null) return undefined;
     const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
@@ -163,6 +171,7 @@ class CompatRobots implements RobotsParserCompat {
   }
 
   getMatchingLineNumber(url: string, ua?: string): number {
+    if (this.#judgeOnOrigin(url, ua, lineScratch) !== MATCH_NOT_PLAIN) return lineScratch[0]! > 0 ? lineScratch[0]! : -1;
     const matchUrl = this.#matchUrl(url);
     if (matchUrl === null) return -1;
     const { line } = this.#matcherFor(ua).explain(matchUrl);
