@@ -533,8 +533,9 @@ export class WasmEngine {
 
   /**
    * Judges one URL when it is plainly on `origin` (the UTF-8 bytes of `scheme://host[:port]`
-   * as WHATWG URL serializes it, at most ORIGIN_MAX_BYTES; keep passing the same array:
-   * it is copied into Wasm memory only when it changes): the origin's bytes exactly, then
+   * as WHATWG URL serializes it, at most ORIGIN_MAX_BYTES; pass the same array, never
+   * changed, for one origin: it is copied into Wasm memory only when another array comes,
+   * or the region moved): the origin's bytes exactly, then
    * a path, query and fragment WHATWG URL would leave as written (src/table/abi.ts
    * MATCH_NOT_PLAIN). Returns the verdict (1/0) and, through `lineOut[0]`, the deciding
    * line; or MATCH_NOT_PLAIN for any other URL, and for one that would need the io
