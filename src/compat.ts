@@ -6,10 +6,9 @@
 // Matching itself is the core's RFC profile; where robots-parser and RFC 9309 disagree
 // the RFC wins (docs/COMPAT.md lists every such difference).
 import { Robots, crawlDelayForReducedName, matcherForReducedName } from './robots.js';
-import type { AgentMatcher } from './matcher.js';
+import { judgeOnOrigin, MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES, type AgentMatcher } from './matcher.js';
 import { RobotsOrigin } from './compat-url.js';
 import { describe } from './errors.js';
-import { getEngine, MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES } from './wasm/index.js';
 
 const encoder = new TextEncoder();
 /** The deciding line of getMatchingLineNumber's Wasm call. */
@@ -154,7 +153,7 @@ class CompatRobots implements RobotsParserCompat {
     const origin = this.#originBytes;
     if (origin === null || typeof url !== 'string' || (typeof ua !== 'string' && ua !== undefined)) return MATCH_NOT_PLAIN;
     const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
-    return getEngine().matchOnOrigin(matcher.table, url, origin, lineOut);
+    return judgeOnOrigin(matcher, url, origin, lineOut);
   }
 
   isAllowed(url: string, ua?: string): boolean | undefined {
