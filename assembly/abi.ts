@@ -1,6 +1,6 @@
-// Host–Wasm ABI constants: mirrors src/table/abi.ts v4 (a test checks they agree).
+// Host–Wasm ABI constants: mirrors src/table/abi.ts v5 (a test checks they agree).
 
-export const ABI_VERSION: u32 = 4;
+export const ABI_VERSION: u32 = 5;
 
 export const SIMD_SLACK: u32 = 16;
 
@@ -56,3 +56,6 @@ export const OUTCOME_NO_ORIGIN: u32 = 4;
 export const TABLE_NONE: i32 = -1;
 export const TABLE_UNREACHABLE: i32 = -2;
 export const TABLE_UNAVAILABLE: i32 = -3;
+
+export const MATCH_NOT_PLAIN: u32 = 2;
+export const ORIGIN_MAX_BYTES: u32 = 512;

@@ -3,12 +3,12 @@ import { decide, decidedLine, collectMatches as collect } from './match';
 export { automatonStates, indexBytes, indexBytesFor, indexTable } from './rule-index';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
-import { forgetOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
+import { forgetOrigin, isPlainOnOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
 import { putColumn, putMultiEnd, putMultiStart, putRow, rowBound, rowWanted } from './rows';
 import {
   OUTCOME_NO_ORIGIN, OUTCOME_NONE, OUTCOME_OK, OUTCOME_UNAVAILABLE, OUTCOME_UNREACHABLE,
   ROW_MISSING_DISALLOW, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE, SPAN_SIZE, SP_HOST_HASH, SP_HOST_ID, SP_HOST_LENGTH, SP_HOST_START, SP_LINE_LENGTH, SP_LINE_START,
-  CL_ALLOWED, CL_KEY_AT, CL_KEY_LENGTH, CL_RESULT, COLUMN_SIZE, GE_SAME_AS, GE_SLOT, GROUP_ENTRY_SIZE, ROW_COLUMN_BYTES,
+  CL_ALLOWED, CL_KEY_AT, MATCH_NOT_PLAIN, CL_KEY_LENGTH, CL_RESULT, COLUMN_SIZE, GE_SAME_AS, GE_SLOT, GROUP_ENTRY_SIZE, ROW_COLUMN_BYTES,
   TABLE_NONE, TABLE_SLOT_SIZE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE, TS_INDEX_AT, TS_TABLE_AT,
 } from './abi';
 import { findHost, hostHash, hostLen, hostStart, lookupHost } from './host';
@@ -88,6 +88,22 @@ export function matchUrls(table: usize, index: usize, input: usize, lengths: usi
     if (linesOut != 0) store<u32>(linesOut + (<usize>i << 2), decidedLine);
     url += len;
   }
+}
+
+/**
+ * One URL of `len` bytes at `input` on the origin at [origin, origin + originLen)
+ * (src/table/abi.ts MATCH_NOT_PLAIN): 1 allow or 0 disallow, as `matchUrls` judges it,
+ * the deciding line to linesOut[0] when `linesOut` is not 0; MATCH_NOT_PLAIN, having
+ * written nothing, when the URL is not plainly on that origin (isPlainOnOrigin). The
+ * check reads only bytes the path scan would read anyway, so compat's origin test costs
+ * no second pass in JS. `scratch` holds 3 × len + 1 bytes.
+ */
+export function matchOnOrigin(table: usize, index: usize, input: usize, len: u32, origin: usize, originLen: u32, linesOut: usize, scratch: usize): u32 {
+  if (!isPlainOnOrigin(input, len, origin, originLen)) return MATCH_NOT_PLAIN;
+  forgetOrigin();
+  const verdict = judge(table, index, <u32>load<u16>(table, H_FLAGS), input, len, scratch);
+  if (linesOut != 0) store<u32>(linesOut, decidedLine);
+  return verdict;
 }
 
 /**

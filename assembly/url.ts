@@ -1,6 +1,6 @@
 // URL → the path+params+query the matcher compares, normalized as the table's flags say.
 import { FLAG_CASE_INSENSITIVE, FLAG_NORMALIZE_URL } from './table';
-import { equalBytes, findDelimiter, findPathSpecial, SPECIAL_ESCAPES, SPECIAL_LINE, SPECIAL_NUL, SPECIAL_UPPER } from './scan';
+import { equalBytes, findDelimiter, lanesBelow, findPathSpecial, SPECIAL_ESCAPES, SPECIAL_LINE, SPECIAL_NUL, SPECIAL_UPPER } from './scan';
 
 /** Start and length of the prepared path (inside the input or the scratch buffer). */
 export let pathPtr: usize = 0;
@@ -194,4 +194,96 @@ export function isRobotsTxtPath(p: usize, len: u32): bool {
   if (len > 11 && load<u8>(p + 11) != 0x3f) return false;
   return load<u64>(p) == 0x2e73746f626f722f && // "/robots."
     load<u16>(p + 8) == 0x7874 && load<u8>(p + 10) == 0x74; // "txt"
+}
+
+// The bytes that end a plain path (findPlainPathStop): all but RFC 3986 unreserved,
+// sub-delims but `'`, `:`, `@`, `%` (the bytes WHATWG URL copies unchanged into a path
+// segment) and `/`. Nibble tables as findPathSpecial's (scan.ts): byte c is one when
+// HI[c >> 4] & LO[c & 15] != 0; bit 0 is the rows 0x0_, 0x1_ and 0x8_‥0xF_, all of whose
+// bytes are, bit h the row 0xh_ for h = 2‥7. Exact for all 256 bytes (checked when
+// generated; test/compat-origin-edges.test.ts compares every ASCII byte with compat's
+// regular expression).
+const PLAIN_STOP_HI: usize = memory.data<u8>([
+  0x01, 0x01, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,
+]);
+const PLAIN_STOP_LO: usize = memory.data<u8>([
+  0x45, 0x01, 0x05, 0x05, 0x01, 0x01, 0x01, 0x05, 0x01, 0x01, 0x01, 0xa1, 0xa9, 0xa1, 0x29, 0x89,
+]);
+
+/**
+ * Index of the first byte in p[from, end) that ends a plain path (PLAIN_STOP), or of a
+ * '/' followed by '.' or '%' (a segment that may be a dot segment), or `end`. Reads up to
+ * 16 bytes past `end` (a '/' there may look suspect: the caller checks against `end`).
+ */
+@inline function findPlainPathStop(p: usize, from: u32, end: u32): u32 {
+  const hi = v128.load(PLAIN_STOP_HI);
+  const lo = v128.load(PLAIN_STOP_LO);
+  // Invariant: p[from, i) holds no such byte. At most ⌈(end − from) / 16⌉ steps.
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    const next = v128.load(p + i + 1);
+    const stop = v128.and(i8x16.swizzle(hi, i8x16.shr_u(v, 4)), i8x16.swizzle(lo, v128.and(v, i8x16.splat(15))));
+    const dot = v128.and(i8x16.eq(v, i8x16.splat(0x2f)), v128.or(i8x16.eq(next, i8x16.splat(0x2e)), i8x16.eq(next, i8x16.splat(0x25))));
+    const mask = (~<u32>i8x16.bitmask(i8x16.eq(stop, i8x16.splat(0))) | <u32>i8x16.bitmask(dot)) & lanesBelow(end - i);
+    if (mask != 0) return i + ctz(mask);
+  }
+  return end;
+}
+
+/**
+ * Index of the first byte in p[from, end) WHATWG URL would not copy unchanged into a
+ * special URL's query (all but printable ASCII other than `"`, `#`, `'`, `<`, `>`, `\`),
+ * or `end`. Reads up to 15 bytes past `end`.
+ */
+@inline function findPlainQueryStop(p: usize, from: u32, end: u32): u32 {
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    const outside = v128.or(i8x16.lt_u(v, i8x16.splat(0x21)), i8x16.gt_u(v, i8x16.splat(0x7e)));
+    const quoted = v128.or(
+      v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x22)), i8x16.eq(v, i8x16.splat(0x23))), v128.or(i8x16.eq(v, i8x16.splat(0x27)), i8x16.eq(v, i8x16.splat(0x3c)))),
+      v128.or(i8x16.eq(v, i8x16.splat(0x3e)), i8x16.eq(v, i8x16.splat(0x5c))),
+    );
+    const mask = <u32>i8x16.bitmask(v128.or(outside, quoted)) & lanesBelow(end - i);
+    if (mask != 0) return i + ctz(mask);
+  }
+  return end;
+}
+
+/**
+ * Whether the URL at [url, url + len) is plainly on the origin at [origin, origin +
+ * originLen) (`scheme://host[:port]` as WHATWG URL serializes it): those bytes exactly,
+ * then nothing, or a path whose segments hold only bytes WHATWG URL copies unchanged and
+ * none starts with `.` or `%2e` (maybe a dot segment), then maybe a non-empty query that
+ * WHATWG copies unchanged, then maybe a fragment (`#` and anything, never read). WHATWG
+ * URL parsing would leave such a URL as written (compat's PLAIN_TAIL in
+ * src/compat-url.ts states the same set as a regular expression). A few SIMD steps per
+ * URL; reads up to 16 bytes past each (scan.ts).
+ */
+export function isPlainOnOrigin(url: usize, len: u32, origin: usize, originLen: u32): bool {
+  if (len < originLen || !equalBytes(url, origin, originLen)) return false;
+  let i = originLen;
+  if (i == len) return true;
+  let c = <u32>load<u8>(url + i);
+  if (c == 0x2f) {
+    for (;;) {
+      i = findPlainPathStop(url, i, len);
+      if (i == len) return true;
+      c = load<u8>(url + i);
+      if (c != 0x2f) break;
+      // A '/' followed by '.' or '%' (or by the slack past the end).
+      if (i + 1 < len) {
+        const d = <u32>load<u8>(url + i + 1);
+        if (d == 0x2e) return false;
+        if (d == 0x25 && i + 3 < len && load<u8>(url + i + 2) == 0x32 && (<u32>load<u8>(url + i + 3) | 0x20) == 0x65) return false;
+      }
+      i++;
+    }
+  }
+  if (c == 0x23) return true;
+  if (c != 0x3f) return false;
+  const start = i + 1;
+  i = findPlainQueryStop(url, start, len);
+  // An empty query: WHATWG drops the '?', the matcher would keep it.
+  if (i == start) return false;
+  return i == len || load<u8>(url + i) == 0x23;
 }

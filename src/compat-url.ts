@@ -7,7 +7,10 @@
 // be read from the string itself; anything else (another spelling of the host, a default
 // port, userinfo, dot segments, backslashes, tabs, newlines, non-ASCII, characters WHATWG
 // percent-encodes, an empty `?`) takes the WHATWG path, so both give the same answers.
-// test/compat-url.test.ts checks that on generated URLs.
+// test/compat-url.test.ts checks that on generated URLs. Compat's isAllowed has the same
+// check done in Wasm while the URL is judged (matchOnOrigin, given {@link
+// RobotsOrigin.plainOrigin}'s bytes); the pattern here serves the rest of compat and is
+// the reference the tests hold the Wasm check to.
 
 // Relative URLs (robots-parser ≥ 2.3) are resolved against this base. `.invalid` is
 // reserved (RFC 2606 §2) and never resolves, so no real crawl target can collide with it.
@@ -60,6 +63,8 @@ export class RobotsOrigin {
   readonly #origin: URL | null;
   /** {@link plainUrlPattern} of `protocol//host[:port]` as WHATWG URL serializes it, for http(s) origins; else null. */
   readonly #plain: RegExp | null;
+  /** That `protocol//host[:port]` itself, for the same origins; else null. */
+  readonly #plainOrigin: string | null;
 
   constructor(robotsUrl: unknown) {
     const origin = parseUrl(robotsUrl);
@@ -74,7 +79,17 @@ export class RobotsOrigin {
       (origin.protocol === 'http:' || origin.protocol === 'https:') &&
       origin.host !== 'relative.invalid' &&
       !origin.host.includes(';');
-    this.#plain = web ? plainUrlPattern(`${origin.protocol}//${origin.host}`) : null;
+    this.#plainOrigin = web ? `${origin.protocol}//${origin.host}` : null;
+    this.#plain = this.#plainOrigin !== null ? plainUrlPattern(this.#plainOrigin) : null;
+  }
+
+  /**
+   * `protocol//host[:port]` as WHATWG URL serializes it (lowercase, punycode, no default
+   * port) when plain URLs of this origin may skip parsing, else null: the prefix of
+   * {@link plainPattern}, which the Wasm check (`matchOnOrigin`) compares byte for byte.
+   */
+  get plainOrigin(): string | null {
+    return this.#plainOrigin;
   }
 
   /**

@@ -6,9 +6,13 @@
 // Matching itself is the core's RFC profile; where robots-parser and RFC 9309 disagree
 // the RFC wins (docs/COMPAT.md lists every such difference).
 import { Robots, crawlDelayForReducedName, matcherForReducedName } from './robots.js';
-import type { AgentMatcher } from './matcher.js';
+import { judgeOnOrigin, MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES, type AgentMatcher } from './matcher.js';
 import { RobotsOrigin } from './compat-url.js';
 import { describe } from './errors.js';
+
+const encoder = new TextEncoder();
+/** The deciding line of getMatchingLineNumber's Wasm call. */
+const lineScratch = new Uint32Array(1);
 
 /** Distinct User-Agent strings whose matcher a parser remembers; past it the memo starts over. */
 const UA_MEMO_SIZE = 64;
@@ -86,6 +90,12 @@ class CompatRobots implements RobotsParserCompat {
   readonly #origin: RobotsOrigin;
   /** `#origin`'s plain-URL pattern (null: every URL is parsed), held here so a plain URL costs one test call. */
   readonly #plain: RegExp | null;
+  /**
+   * `#origin`'s plain origin as UTF-8 bytes (null: no plain URLs, or longer than the
+   * engine's origin region): isAllowed hands it to the engine with each URL, and Wasm
+   * decides whether the URL is plain while it scans it.
+   */
+  readonly #originBytes: Uint8Array | null;
   /** The last User-Agent string asked about and its matcher: crawlers repeat one. */
   #lastUa: string | undefined = undefined;
   #lastMatcher: AgentMatcher | null = null;
@@ -100,6 +110,9 @@ class CompatRobots implements RobotsParserCompat {
     }
     this.#origin = new RobotsOrigin(url);
     this.#plain = this.#origin.plainPattern;
+    const plainOrigin = this.#origin.plainOrigin;
+    const originBytes = plainOrigin === null ? null : encoder.encode(plainOrigin);
+    this.#originBytes = originBytes !== null && originBytes.length <= ORIGIN_MAX_BYTES ? originBytes : null;
     this.robots = Robots.parse(contents, { profile: 'rfc' });
   }
 
@@ -129,7 +142,23 @@ class CompatRobots implements RobotsParserCompat {
     return this.#origin.parsedMatchUrl(url);
   }
 
+  /**
+   * The crawler's case, a string URL and User-Agent: Wasm checks that `url` is plainly on
+   * the origin while it judges it (verdict 1/0, the line to `lineOut`). MATCH_NOT_PLAIN
+   * for anything else: the caller goes the general way (`#matchUrl`). A User-Agent of
+   * another type keeps that way whole: robots-parser answers `undefined` for a foreign
+   * URL before it reads the User-Agent.
+   */
+  #judgeOnOrigin(url: unknown, ua: unknown, lineOut: Uint32Array | null): number {
+    const origin = this.#originBytes;
+    if (origin === null || typeof url !== 'string' || (typeof ua !== 'string' && ua !== undefined)) return MATCH_NOT_PLAIN;
+    const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
+    return judgeOnOrigin(matcher, url, origin, lineOut);
+  }
+
   isAllowed(url: string, ua?: string): boolean | undefined {
+    const verdict = this.#judgeOnOrigin(url, ua, null);
+    if (verdict !== MATCH_NOT_PLAIN) return verdict === 1;
     const matchUrl = this.#matchUrl(url);
     if (matchUrl === null) return undefined;
     const matcher = ua === this.#lastUa && this.#lastMatcher !== null ? this.#lastMatcher : this.#matcherFor(ua);
@@ -141,6 +170,7 @@ class CompatRobots implements RobotsParserCompat {
   }
 
   getMatchingLineNumber(url: string, ua?: string): number {
+    if (this.#judgeOnOrigin(url, ua, lineScratch) !== MATCH_NOT_PLAIN) return lineScratch[0]! > 0 ? lineScratch[0]! : -1;
     const matchUrl = this.#matchUrl(url);
     if (matchUrl === null) return -1;
     const { line } = this.#matcherFor(ua).explain(matchUrl);

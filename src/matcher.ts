@@ -1,7 +1,7 @@
 // AgentMatcher: one crawler's compiled RuleTable, judged in Wasm one URL or one batch at a time (it never compiles: src/rules/compile.ts does).
 import type { Profile } from './parse/lexer.js';
 import { bytesToText, type RuleRecord } from './parse/groups.js';
-import { getEngine } from './wasm/index.js';
+import { getEngine, MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES } from './wasm/index.js';
 import { describe, expectString, expectBytes, expectOut, expectProfile } from './errors.js';
 import { validateRuleTable } from './table/validate.js';
 
@@ -23,6 +23,19 @@ export interface BatchDecisions {
 }
 
 const lineScratch = new Uint32Array(1);
+
+export { MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES };
+
+/**
+ * `matcher`'s verdict on `url` (1 allow, 0 disallow, the deciding line to `lineOut[0]`)
+ * when `url` is plainly on `origin` (the UTF-8 bytes of `scheme://host[:port]` as WHATWG
+ * URL serializes it, the same array for as long as the origin lasts), else
+ * MATCH_NOT_PLAIN: compat's per-URL check, one Wasm call (WasmEngine#matchOnOrigin).
+ * Not part of the package's API.
+ */
+export function judgeOnOrigin(matcher: AgentMatcher, url: string, origin: Uint8Array, lineOut: Uint32Array | null): number {
+  return getEngine().matchOnOrigin(matcher.table, url, origin, lineOut);
+}
 
 /**
  * Tables handed to `wrapCompiledTable`, each consumed by the one constructor call it

@@ -5,6 +5,7 @@ import { RobotsOrigin } from '../src/compat-url.js';
 import robotsParser, { reduceUserAgent } from '../src/compat.js';
 import { matcherForReducedName } from '../src/robots.js';
 import { toMatchPath } from '../src/paths.js';
+import { getEngine, MATCH_NOT_PLAIN } from '../src/wasm/index.js';
 
 const ROBOTS_URLS = [
   'https://a.test/robots.txt',
@@ -74,6 +75,29 @@ describe('RobotsOrigin: plain path vs WHATWG URL path', () => {
     );
     // The generator must reach the plain path often, or the property says little.
     expect(plainCount).toBeGreaterThan(runs / 20);
+  });
+
+  it('the Wasm check (matchOnOrigin) takes exactly the URLs the pattern takes, and judges them as the matcher does', () => {
+    const encoder = new TextEncoder();
+    const matcher = matcherForReducedName(robotsParser('https://a.test/robots.txt', BODY).robots, 'googlebot');
+    let plainCount = 0;
+    fc.assert(
+      fc.property(robotsAndUrl, ([robotsUrl, u]) => {
+        const origin = new RobotsOrigin(robotsUrl);
+        if (origin.plainOrigin === null) return;
+        const label = `${robotsUrl} ${JSON.stringify(u)}`;
+        const line = new Uint32Array(1);
+        const verdict = getEngine().matchOnOrigin(matcher.table, u, encoder.encode(origin.plainOrigin), line);
+        const plain = origin.plainMatchUrl(u);
+        expect(verdict !== MATCH_NOT_PLAIN, label).toBe(plain !== undefined);
+        if (plain === undefined) return;
+        plainCount++;
+        const want = matcher.explain(plain);
+        expect({ verdict, line: line[0] }, label).toEqual({ verdict: want.allowed ? 1 : 0, line: want.line });
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(plainCount).toBeGreaterThan(1000);
   });
 
   it.each([

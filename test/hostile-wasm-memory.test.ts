@@ -36,6 +36,7 @@ interface RawExports {
   indexBytes(table: number): number;
   indexTable(table: number, index: number): void;
   matchUrls(table: number, index: number, input: number, lengths: number, count: number, out: number, lines: number, scratch: number): void;
+  matchOnOrigin(table: number, index: number, input: number, len: number, origin: number, originLen: number, lines: number, scratch: number): number;
   matchLines(table: number, index: number, input: number, len: number, out: number, lines: number, scratch: number, final: number): number;
   consumed(): number;
   prepareUrl(flags: number, url: number, len: number, scratch: number): number;
@@ -44,7 +45,7 @@ interface RawExports {
 }
 
 /** The parameter count of each export this suite knows how to check: a changed ABI fails loudly here. */
-const ARITY: Record<string, number> = { indexTable: 2, matchUrls: 8, matchLines: 8, prepareUrl: 4, collectMatches: 5 };
+const ARITY: Record<string, number> = { indexTable: 2, matchUrls: 8, matchOnOrigin: 8, matchLines: 8, prepareUrl: 4, collectMatches: 5 };
 
 /** Calls seen by the guard, per export, to prove the boundaries were actually exercised. */
 type CallLog = Record<string, number>;
@@ -126,6 +127,12 @@ function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () =>
       const writes = [{ name: 'out', start: out, end: out + count }, scratchFor(scratch, maxLen)];
       if (lines !== 0) writes.push({ name: 'lines', start: lines, end: lines + 4 * count });
       return check('matchUrls', reads, writes, () => real.matchUrls(table, index, input, lengths, count, out, lines, scratch)) as void;
+    },
+    matchOnOrigin: (table, index, input, len, origin, originLen, lines, scratch) => {
+      const reads = [...tableRegions(table, index), { name: 'input', start: input, end: input + len + SLACK }, { name: 'origin', start: origin, end: origin + originLen + SLACK }];
+      const writes = [scratchFor(scratch, len)];
+      if (lines !== 0) writes.push({ name: 'lines', start: lines, end: lines + 4 });
+      return check('matchOnOrigin', reads, writes, () => real.matchOnOrigin(table, index, input, len, origin, originLen, lines, scratch)) as number;
     },
     matchLines: (table, index, input, len, out, lines, scratch, final) => {
       const bytes = new Uint8Array(memory.buffer, input, len);
@@ -234,6 +241,28 @@ describe('URL lengths around the input and scratch boundaries (matchStrings, mat
         expect(engine.matchOne(table, url, line), `matchOne ${n}`).toBe(referenceAnswer(ref, url).allowed ? 1 : 0);
       }
       expect(calls.matchUrls).toBe(4 * lengths.length);
+    });
+  }
+  for (const profile of PROFILES) {
+    it(`${profile}: matchOnOrigin on URLs of boundary lengths, origins of 0 to ORIGIN_MAX_BYTES bytes`, () => {
+      const { engine, calls } = guardedEngine();
+      const { table, ref } = compiled(profile);
+      const line = new Uint32Array(1);
+      let judged = 0;
+      for (const originLength of [0, 1, 15, 16, 17, 255, 511, 512]) {
+        const host = 'h'.repeat(Math.max(0, originLength - 'http://'.length));
+        const origin = encoder.encode(`http://${host}`.slice(0, originLength));
+        for (const n of [0, 1, 15, 16, 17, 1365, 1366, 4095, 4096, 4097, 65537]) {
+          const url = `http://${host}`.slice(0, originLength) + makeUrl(n, n + originLength).replace(/[^a-z/]/g, 'a');
+          const verdict = engine.matchOnOrigin(table, url, origin, line);
+          if (verdict === 2) continue; // too long for the regions as they are: the caller's general path
+          judged++;
+          const want = referenceAnswer(ref, url);
+          expect({ n, originLength, verdict, line: line[0] }).toEqual({ n, originLength, verdict: want.allowed ? 1 : 0, line: want.line });
+        }
+      }
+      expect(judged).toBeGreaterThan(30);
+      expect(calls.matchOnOrigin).toBe(judged);
     });
   }
   it('rfc: the scratch worst case, every byte tripled (";" + "*"…), at every boundary', () => {

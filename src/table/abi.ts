@@ -4,13 +4,13 @@
 // is described here once: the span record and the row format (classify and check), the
 // HostIndex slot, the table-slot pair, the many-agents rows (group entries, column
 // records), and how the host sizes and places a RuleIndex.
-// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v4"); a test
+// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v5"); a test
 // (test/format-mirror.test.ts) checks that both sides agree and that the diagrams agree
 // with the constants. Any layout change bumps ABI_VERSION in the same commit; the Wasm
 // module exports its ABI_VERSION and the host refuses a module built for another.
 // Every field is little-endian.
 
-export const ABI_VERSION = 4;
+export const ABI_VERSION = 5;
 
 /**
  * Readable bytes every region keeps past its end: the Wasm scanners load 16 bytes at a
@@ -150,3 +150,15 @@ export const OUTCOME_NO_ORIGIN = 4;
 export const TABLE_NONE = -1;
 export const TABLE_UNREACHABLE = -2;
 export const TABLE_UNAVAILABLE = -3;
+
+// One URL on a known origin (`matchOnOrigin`, compat's per-URL check): the host keeps the
+// robots.txt's origin, `scheme://host[:port]` as WHATWG URL serializes it, in a region of
+// ORIGIN_MAX_BYTES (src/wasm/memory.ts) and passes the URL's bytes as `matchUrls` would one
+// URL. The module judges the URL (returns 1 allow, 0 disallow; the deciding line to
+// linesOut[0] when linesOut ≠ 0) only when it is plainly on that origin: the origin's
+// bytes exactly, then nothing or a path, query and fragment that WHATWG URL parsing
+// leaves as written (assembly/url.ts isPlainOnOrigin). Otherwise it returns
+// MATCH_NOT_PLAIN, writes nothing, and the host parses the URL itself.
+export const MATCH_NOT_PLAIN = 2;
+/** Longest origin the region holds; compat parses every URL of a longer one. */
+export const ORIGIN_MAX_BYTES = 512;

@@ -7,7 +7,7 @@
 // host index, the limits and the URL encoding (url-bytes.ts) live apart.
 import { H_WILDCARD_COUNT } from '../table/format.js';
 import {
-  CL_ALLOWED, CL_KEY_AT, CL_KEY_LENGTH, COLUMN_SIZE, GE_SAME_AS, GE_SLOT, GROUP_ENTRY_SIZE, MULTI_MAX_TABLES, ROW_BYTES_PER_BYTE, ROW_COLUMN_BYTES,
+  CL_ALLOWED, CL_KEY_AT, CL_KEY_LENGTH, COLUMN_SIZE, GE_SAME_AS, GE_SLOT, GROUP_ENTRY_SIZE, MATCH_NOT_PLAIN, MULTI_MAX_TABLES, ORIGIN_MAX_BYTES, ROW_BYTES_PER_BYTE, ROW_COLUMN_BYTES,
   ROW_FIXED_BYTES, ROW_HOST, SP_HOST_LENGTH, SP_LINE_LENGTH, SPAN_SIZE, TS_INDEX_AT, TS_TABLE_AT, TABLE_SLOT_SIZE,
 } from '../table/abi.js';
 import { encodeUrls, notAString } from './url-bytes.js';
@@ -106,6 +106,10 @@ export class WasmEngine {
   private inputView: Uint8Array = new Uint8Array(0);
   private inputViewOf: Uint8Array | null = null;
   private inputViewAt = -1;
+  /** The origin bytes now in the origin region, and the memory view and generation they were written under. */
+  private originHeld: Uint8Array | null = null;
+  private originHeldIn: Uint8Array | null = null;
+  private originHeldGeneration = -1;
 
   /** This engine's limits (src/wasm/limits.ts). */
   limits: EngineLimits;
@@ -162,6 +166,20 @@ export class WasmEngine {
   }
 
   /**
+   * A view of the whole input region, made again only when the memory or the region
+   * changed: a subarray per call was a third of encodeInto's cost (isAllowed, explain).
+   */
+  private inputRegion(): Uint8Array {
+    const memory = this.memory;
+    if (this.inputViewOf !== memory.u8 || this.inputViewAt !== memory.inputAt || this.inputView.length !== memory.inputCap) {
+      this.inputView = memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap);
+      this.inputViewOf = memory.u8;
+      this.inputViewAt = memory.inputAt;
+    }
+    return this.inputView;
+  }
+
+  /**
    * Encodes one URL into the input region with scratch for it (and `count` results),
    * checked against maxUrlBytes; returns its byte length.
    */
@@ -172,16 +190,8 @@ export class WasmEngine {
     // at most 3 UTF-8 bytes): no layout work per call (isAllowed, explain).
     const most = 3 * url.length;
     if (most <= memory.inputCap && count <= memory.countCap && scratchFor(most) <= memory.scratchCap) {
-      // Into a view of the whole input region, made again only when the memory or the
-      // region changed: a subarray per call was a third of encodeInto's cost. encodeInto
-      // writes at most `most` bytes, so the larger view changes nothing else.
-      let view = this.inputView;
-      if (this.inputViewOf !== memory.u8 || this.inputViewAt !== memory.inputAt || view.length !== memory.inputCap) {
-        view = this.inputView = memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap);
-        this.inputViewOf = memory.u8;
-        this.inputViewAt = memory.inputAt;
-      }
-      const written = encoder.encodeInto(url, view).written;
+      // encodeInto writes at most `most` bytes, so the larger view changes nothing else.
+      const written = encoder.encodeInto(url, this.inputRegion()).written;
       if (written > this.limits.maxUrlBytes) throw new UrlLengthError(written, this.limits.maxUrlBytes, -1, -1);
       return written;
     }
@@ -534,6 +544,47 @@ export class WasmEngine {
     memory.exports.matchUrls(tableAt, indexAt, memory.inputAt, memory.lengthsAt, 1, memory.outAt, lineOut ? memory.linesAt : 0, memory.scratchAt);
     if (lineOut) lineOut[0] = memory.u32[memory.linesAt >>> 2]!;
     return memory.u8[memory.outAt]!;
+  }
+
+  /**
+   * Judges one URL when it is plainly on `origin` (the UTF-8 bytes of `scheme://host[:port]`
+   * as WHATWG URL serializes it, at most ORIGIN_MAX_BYTES; pass the same array, never
+   * changed, for one origin: it is copied into Wasm memory only when another array comes,
+   * or the region moved): the origin's bytes exactly, then
+   * a path, query and fragment WHATWG URL would leave as written (src/table/abi.ts
+   * MATCH_NOT_PLAIN). Returns the verdict (1/0) and, through `lineOut[0]`, the deciding
+   * line; or MATCH_NOT_PLAIN for any other URL, and for one that would need the io
+   * regions to grow or is over maxUrlBytes: the caller then takes its general path, which
+   * answers (or throws) for those.
+   */
+  matchOnOrigin(table: Uint8Array, url: string, origin: Uint8Array, lineOut: Uint32Array | null): number {
+    try {
+      return this.matchOnOriginIn(table, url, origin, lineOut);
+    } finally {
+      this.settle();
+    }
+  }
+
+  private matchOnOriginIn(table: Uint8Array, url: string, origin: Uint8Array, lineOut: Uint32Array | null): number {
+    if (origin.length > ORIGIN_MAX_BYTES) throw new RangeError(`robotstxt-wasm: an origin of at most ${ORIGIN_MAX_BYTES} bytes expected, got ${origin.length}`);
+    const memory = this.memory;
+    // The table first: admitting it may move (and resize) the io regions.
+    const { tableAt, indexAt } = this.arena.slot(table);
+    // Only what fits the regions as they are (see encodeOne): no layout work, no throw.
+    const most = 3 * url.length;
+    if (url.length > this.limits.maxUrlBytes || most > memory.inputCap || scratchFor(most) > memory.scratchCap) return MATCH_NOT_PLAIN;
+    const written = encoder.encodeInto(url, this.inputRegion()).written;
+    if (written > this.limits.maxUrlBytes) return MATCH_NOT_PLAIN;
+    // The region's bytes survive calls but not a move (generation) or a fresh instance (view).
+    if (this.originHeld !== origin || this.originHeldIn !== memory.u8 || this.originHeldGeneration !== memory.generation) {
+      memory.u8.set(origin, memory.originAt);
+      this.originHeld = origin;
+      this.originHeldIn = memory.u8;
+      this.originHeldGeneration = memory.generation;
+    }
+    const verdict = memory.exports.matchOnOrigin(tableAt, indexAt, memory.inputAt, written, memory.originAt, origin.length, lineOut ? memory.linesAt : 0, memory.scratchAt);
+    if (lineOut && verdict !== MATCH_NOT_PLAIN) lineOut[0] = memory.u32[memory.linesAt >>> 2]!;
+    return verdict;
   }
 
   /**

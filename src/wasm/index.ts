@@ -10,7 +10,7 @@ export type { EngineOptions } from './arena.js';
 export { LINE_CHUNK_BYTES } from './memory.js';
 export {
   ROW_JSONL, ROW_ONLY_ALLOWED, ROW_ONLY_DISALLOWED, ROW_HOST, ROW_MISSING_DISALLOW, ROW_OUTCOME, ROW_UNAVAILABLE, ROW_UNREACHABLE,
-  TABLE_NONE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE,
+  TABLE_NONE, TABLE_UNAVAILABLE, TABLE_UNREACHABLE, MATCH_NOT_PLAIN, ORIGIN_MAX_BYTES,
 } from '../table/abi.js';
 
 /** u32 words of a span record in a SpanBatch, and each field's word (src/table/abi.ts SPAN). */

@@ -18,6 +18,8 @@ export interface WasmExports {
   automatonStates(table: number, index: number): number;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
   matchUrls(table: number, index: number, input: number, lengths: number, count: number, out: number, linesOut: number, scratch: number): void;
+  /** Judges one URL when it is plainly on the origin at `origin`, else returns MATCH_NOT_PLAIN (abi.ts). */
+  matchOnOrigin(table: number, index: number, input: number, len: number, origin: number, originLen: number, linesOut: number, scratch: number): number;
   /** Judges LF-separated URLs; returns lines judged, `consumed()` the bytes they covered. */
   matchLines(table: number, index: number, input: number, len: number, out: number, linesOut: number, scratch: number, final: number): number;
   consumed(): number;

@@ -4,11 +4,12 @@
 // (the Wasm scanners load 16 bytes at a time and mask off what lies past the end). The
 // module allocates nothing; it only reads and writes where the host tells it:
 //
-//   0 ── heapBase ─ hostsAt ────── arenaAt ─────────────── inputAt ─────────────────────────────────────────────────────────────────────┐
-//   │ static │     │ HostIndex    │ resident tables:    │ input │ lengths │ out  │ lines │ spans    │ ids   │ slots │ scratch   │ rows      │
-//   │ data   │     │ (classify)   │ [RuleTable│RuleIndex]│ bytes │ u32 × N │ u8×N │ u32×N │ 32 B × S │ i32×S │ 8 B×S │ 3 × URL   │ 6 × input │
-//   └────────┴─────┴──────────────┴─────────────────────┴───────┴─────────┴──────┴───────┴──────────┴───────┴───────┴───────────┴───────────┘
-//   (N: results per call, S: SPAN_COUNT lines per classify batch)
+//   0 ── heapBase ─ hostsAt ────── arenaAt ─────────────── inputAt ──────────────────────────────────────────────────────────────────────────────┐
+//   │ static │     │ HostIndex    │ resident tables:    │ input │ origin  │ lengths │ out  │ lines │ spans    │ ids   │ slots │ scratch   │ rows      │
+//   │ data   │     │ (classify)   │ [RuleTable│RuleIndex]│ bytes │ ≤ 512 B │ u32 × N │ u8×N │ u32×N │ 32 B × S │ i32×S │ 8 B×S │ 3 × URL   │ 6 × input │
+//   └────────┴─────┴──────────────┴─────────────────────┴───────┴─────────┴─────────┴──────┴───────┴──────────┴───────┴───────┴───────────┴───────────┘
+//   (N: results per call, S: SPAN_COUNT lines per classify batch; origin: matchOnOrigin's,
+//   ORIGIN_MAX_BYTES, its contents the engine's to track)
 //   (many-agents rows keep their group entries in `lengths` and column records in `lines`)
 //
 // The HostIndex (host-index.ts) and the arena (arena.ts) own their regions; this file
@@ -23,7 +24,7 @@
 // grows on its own, to what the call asks (doubled while that stays inside the limit);
 // the layout is computed, memory grown, and only then are the new offsets kept, so a
 // failed grow leaves every region where it was.
-import { MULTI_MAX_TABLES, ROW_BYTES_PER_BYTE, SIMD_SLACK, SPAN_SIZE, TABLE_SLOT_SIZE } from '../table/abi.js';
+import { MULTI_MAX_TABLES, ORIGIN_MAX_BYTES, ROW_BYTES_PER_BYTE, SIMD_SLACK, SPAN_SIZE, TABLE_SLOT_SIZE } from '../table/abi.js';
 import type { WasmExports } from './instance.js';
 import { MemoryLimitError } from './limits.js';
 
@@ -68,6 +69,7 @@ interface Layout {
   scratchCap: number;
   rowsCap: number;
   inputAt: number;
+  originAt: number;
   lengthsAt: number;
   outAt: number;
   linesAt: number;
@@ -81,7 +83,8 @@ interface Layout {
 
 function computeLayout(ioAt: number, inputCap: number, countCap: number, scratchCap: number, rowsCap: number): Layout {
   const inputAt = align16(ioAt);
-  const lengthsAt = align16(inputAt + inputCap + SIMD_SLACK);
+  const originAt = align16(inputAt + inputCap + SIMD_SLACK);
+  const lengthsAt = align16(originAt + ORIGIN_MAX_BYTES + SIMD_SLACK);
   const outAt = align16(lengthsAt + 4 * countCap);
   const linesAt = align16(outAt + countCap);
   const spansAt = align16(linesAt + 4 * countCap);
@@ -91,7 +94,7 @@ function computeLayout(ioAt: number, inputCap: number, countCap: number, scratch
   const scratchAt = align16(slotsAt + TABLE_SLOT_SIZE * Math.max(SPAN_COUNT, MULTI_MAX_TABLES));
   const rowsAt = align16(scratchAt + scratchCap + 2 * SIMD_SLACK);
   const end = rowsAt + rowsCap + SIMD_SLACK;
-  return { inputCap, countCap, scratchCap, rowsCap, inputAt, lengthsAt, outAt, linesAt, spansAt, idsAt, slotsAt, scratchAt, rowsAt, end };
+  return { inputCap, countCap, scratchCap, rowsCap, inputAt, originAt, lengthsAt, outAt, linesAt, spansAt, idsAt, slotsAt, scratchAt, rowsAt, end };
 }
 
 /** Scratch bytes for a URL of `bytes` bytes: prepared paths take up to 3 per byte (percent-encoding), plus the terminator. */
@@ -120,6 +123,8 @@ export class WasmMemory {
   /** Bumped whenever the io regions move or resize: a caller holding data in them compares it. */
   generation = 0;
   inputAt = 0;
+  /** matchOnOrigin's origin bytes (ORIGIN_MAX_BYTES): the engine tracks what they hold. */
+  originAt = 0;
   lengthsAt = 0;
   outAt = 0;
   linesAt = 0;
