@@ -620,6 +620,30 @@ export class WasmEngine {
   }
 
   /** Hands the `written` bytes of the rows region to `sink`, or copies them into `rows`. */
+  /**
+   * Runs `call(from)`, a row-writing export over lines [from, end), until every line of
+   * [first, end) is judged (a call stops before a row that might not fit), each call's
+   * rows to `sink` or `rows` and its counts into `totals`. Returns `end`. `name` names the
+   * export in the error for a call that judged nothing: the rows region always has room
+   * for the widest row, so that would loop forever.
+   */
+  private writeRows(
+    name: string, first: number, end: number, rows: Uint8Array[], sink: RowSink | undefined,
+    totals: { allowed: number; disallowed: number }, call: (from: number) => number,
+  ): number {
+    const memory = this.memory;
+    while (first < end) {
+      const n = call(first);
+      if (n === 0) throw new Error(`robotstxt-wasm: ${name} judged no line of ${end - first} (rows region ${memory.rowsCap} bytes)`);
+      const written = memory.exports.written();
+      if (written !== 0) this.emitRows(written, rows, sink);
+      totals.allowed += memory.exports.allowed();
+      totals.disallowed += memory.exports.disallowed();
+      first += n;
+    }
+    return first;
+  }
+
   private emitRows(written: number, rows: Uint8Array[], sink: RowSink | undefined): void {
     // (A u32 export comes back as a signed i32: past 2 GiB, negative without >>> 0.)
     written >>>= 0;
@@ -729,23 +753,13 @@ export class WasmEngine {
     const needs = { input: consumed, count: 1, url: longest, rows: Math.max(rowsFor(consumed), ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE * widest) };
     memory.reserve(needs);
     const rows: Uint8Array[] = [];
-    let allowed = 0;
-    let disallowed = 0;
+    const totals = { allowed: 0, disallowed: 0 };
     let first = 0;
     // Judges lines [first, end) with the slots written so far, in as many calls as the rows need.
     const flush = (end: number): void => {
-      while (first < end) {
-        const n = memory.exports.formatSpans(
-          memory.inputAt, memory.spansAt, first, end, memory.idsAt, memory.slotsAt, memory.rowsAt, memory.rowsCap, options | ROW_HOST, memory.scratchAt,
-        );
-        // Rows always have room for the widest row: a call that judged nothing would loop forever.
-        if (n === 0) throw new Error(`robotstxt-wasm: formatSpans judged no line of ${end - first} (rows region ${memory.rowsCap} bytes)`);
-        const written = memory.exports.written();
-        if (written !== 0) this.emitRows(written, rows, sink);
-        allowed += memory.exports.allowed();
-        disallowed += memory.exports.disallowed();
-        first += n;
-      }
+      first = this.writeRows('formatSpans', first, end, rows, sink, totals, (from) => memory.exports.formatSpans(
+        memory.inputAt, memory.spansAt, from, end, memory.idsAt, memory.slotsAt, memory.rowsAt, memory.rowsCap, options | ROW_HOST, memory.scratchAt,
+      ));
     };
     const load = (): void => {
       memory.u8.set(bytes.subarray(0, consumed), memory.inputAt);
@@ -775,7 +789,7 @@ export class WasmEngine {
     if (together) {
       load();
       flush(count);
-      return { rows, count, allowed, disallowed, consumed };
+      return { rows, count, allowed: totals.allowed, disallowed: totals.disallowed, consumed };
     }
     // More tables than the arena holds at once: judge in runs, emptying the arena between them.
     load();
@@ -794,7 +808,7 @@ export class WasmEngine {
       epochOf[id] = arena.epoch;
     }
     flush(count);
-    return { rows, count, allowed, disallowed, consumed };
+    return { rows, count, allowed: totals.allowed, disallowed: totals.disallowed, consumed };
   }
 
   /**
@@ -859,23 +873,17 @@ export class WasmEngine {
       }
     };
     const rows: Uint8Array[] = [];
-    let allowed = 0;
-    let disallowed = 0;
+    const totals = { allowed: 0, disallowed: 0 };
     let first = 0;
     const flush = (end: number): void => {
-      while (first < end) {
+      first = this.writeRows('formatSpansMulti', first, end, rows, sink, totals, (from) => {
         const n = memory.exports.formatSpansMulti(
-          memory.inputAt, memory.spansAt, first, end, memory.idsAt, memory.lengthsAt, width, memory.linesAt, memory.slotsAt,
+          memory.inputAt, memory.spansAt, from, end, memory.idsAt, memory.lengthsAt, width, memory.linesAt, memory.slotsAt,
           memory.rowsAt, memory.rowsCap, options, memory.scratchAt,
         );
-        if (n === 0) throw new Error(`robotstxt-wasm: formatSpansMulti judged no line of ${end - first} (rows region ${memory.rowsCap} bytes)`);
-        const written = memory.exports.written();
-        if (written !== 0) this.emitRows(written, rows, sink);
-        allowed += memory.exports.allowed();
-        disallowed += memory.exports.disallowed();
         for (let j = 0; j < width; j++) perAgent[j]! += memory.u32[((memory.linesAt + j * COLUMN_SIZE) >>> 2) + (CL_ALLOWED >>> 2)]!;
-        first += n;
-      }
+        return n;
+      });
     };
     // A run: lines whose tables are resident together, each table in one slot.
     const slotIn = new Map<Uint8Array, number>();
@@ -931,7 +939,7 @@ export class WasmEngine {
       groupRun[g] = run;
     }
     flush(count);
-    return { rows, count, allowed, disallowed, consumed };
+    return { rows, count, allowed: totals.allowed, disallowed: totals.disallowed, consumed };
   }
 
   /** The path+params+query the matcher compares for `url` under table `flags`. */
