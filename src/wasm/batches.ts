@@ -743,13 +743,7 @@ export class WasmEngine {
     const arena = this.arena;
     // Scratch for the longest line; rows for every row of the batch, and at least for
     // the longest row (its host column included), so that each call writes one.
-    let longest = 0;
-    let widest = 0;
-    for (let i = 0; i < count; i++) {
-      const line = spans[i * SPAN_WORDS + (SP_LINE_LENGTH >>> 2)]!;
-      longest = Math.max(longest, line);
-      widest = Math.max(widest, line + spans[i * SPAN_WORDS + (SP_HOST_LENGTH >>> 2)]!);
-    }
+    const { longest, widest } = spanExtent(spans, count);
     const needs = { input: consumed, count: 1, url: longest, rows: Math.max(rowsFor(consumed), ROW_FIXED_BYTES + ROW_BYTES_PER_BYTE * widest) };
     memory.reserve(needs);
     const rows: Uint8Array[] = [];
@@ -843,13 +837,7 @@ export class WasmEngine {
     let keyBytes = 0;
     for (const key of keys) keyBytes += key.length;
     const columnBytes = keyBytes + width * ROW_COLUMN_BYTES;
-    let longest = 0;
-    let widest = 0;
-    for (let i = 0; i < count; i++) {
-      const line = spans[i * SPAN_WORDS + (SP_LINE_LENGTH >>> 2)]!;
-      longest = Math.max(longest, line);
-      widest = Math.max(widest, line + spans[i * SPAN_WORDS + (SP_HOST_LENGTH >>> 2)]!);
-    }
+    const { longest, widest } = spanExtent(spans, count);
     // Groups go to the lengths region, column records and keys to the lines region.
     const columnWords = (width * COLUMN_SIZE + keyBytes + 3) >>> 2;
     const needs = {
@@ -1020,6 +1008,21 @@ export class WasmEngine {
 }
 
 let engine: WasmEngine | undefined;
+/**
+ * The longest line of the first `count` span records (SPAN_WORDS u32 words each, abi.ts
+ * SPAN), and the widest line plus host: what a span batch's scratch and rows must hold.
+ */
+function spanExtent(spans: Uint32Array, count: number): { longest: number; widest: number } {
+  let longest = 0;
+  let widest = 0;
+  for (let i = 0; i < count; i++) {
+    const line = spans[i * SPAN_WORDS + (SP_LINE_LENGTH >>> 2)]!;
+    longest = Math.max(longest, line);
+    widest = Math.max(widest, line + spans[i * SPAN_WORDS + (SP_HOST_LENGTH >>> 2)]!);
+  }
+  return { longest, widest };
+}
+
 /** The engine of this thread, created on first use (synchronously: no await needed). */
 export function getEngine(): WasmEngine {
   return (engine ??= new WasmEngine());
