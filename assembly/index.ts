@@ -3,7 +3,7 @@ import { decide, decidedLine, collectMatches as collect } from './match';
 export { automatonStates, indexBytes, indexBytesFor, indexTable } from './rule-index';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
-import { forgetOrigin, isPlainOnOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
+import { PREPARE_FLAGS, forgetOrigin, isPlainOnOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
 import { putColumn, putMultiEnd, putMultiStart, putRow, rowBound, rowWanted } from './rows';
 import {
   OUTCOME_NO_ORIGIN, OUTCOME_NONE, OUTCOME_OK, OUTCOME_UNAVAILABLE, OUTCOME_UNREACHABLE,
@@ -108,17 +108,18 @@ export function matchOnOrigin(table: usize, index: usize, input: usize, len: u32
 
 /**
  * The verdict of table number `t` of a TABLE_SLOT array for the URL prepared last (under
- * `preparedFlags`): a table read with other flags prepares the URL again for itself. Every
- * table of one Robots shares its profile's flags, so that happens only for mixed tables.
+ * `preparedFlags`, its flags' PREPARE_FLAGS bits): a table whose preparation flags differ
+ * prepares the URL again for itself. Every table of one Robots shares its profile's, so
+ * that happens only for mixed tables.
  */
 let preparedFlags: u32 = 0;
 @inline function judgeSlot(slots: usize, t: u32, url: usize, len: u32, scratch: usize): u32 {
   const slot = slots + <usize>t * TABLE_SLOT_SIZE;
   const table = <usize>load<u32>(slot, TS_TABLE_AT);
   const flags = <u32>load<u16>(table, H_FLAGS);
-  if (flags != preparedFlags) {
+  if ((flags & PREPARE_FLAGS) != preparedFlags) {
     preparePath(url, len, scratch, flags);
-    preparedFlags = flags;
+    preparedFlags = flags & PREPARE_FLAGS;
   }
   return judgePrepared(table, load<u32>(slot, TS_INDEX_AT), flags);
 }
@@ -135,8 +136,9 @@ export function matchUrlsMulti(slots: usize, tableCount: u32, input: usize, leng
   let r: usize = 0;
   for (let i: u32 = 0; i < count; i++) {
     const len = load<u32>(lengths + (<usize>i << 2));
-    preparedFlags = <u32>load<u16>(<usize>load<u32>(slots, TS_TABLE_AT), H_FLAGS);
-    preparePath(url, len, scratch, preparedFlags);
+    const flags = <u32>load<u16>(<usize>load<u32>(slots, TS_TABLE_AT), H_FLAGS);
+    preparePath(url, len, scratch, flags);
+    preparedFlags = flags & PREPARE_FLAGS;
     for (let t: u32 = 0; t < tableCount; t++, r++) {
       store<u8>(out + r, judgeSlot(slots, t, url, len, scratch));
       if (linesOut != 0) store<u32>(linesOut + (r << 2), decidedLine);
@@ -166,7 +168,7 @@ export function matchLinesMulti(slots: usize, tableCount: u32, input: usize, len
     store<u8>(out + r, verdict);
     if (linesOut != 0) store<u32>(linesOut + (r << 2), decidedLine);
     r++;
-    preparedFlags = flags0;
+    preparedFlags = flags0 & PREPARE_FLAGS;
     for (let t: u32 = 1; t < tableCount; t++, r++) {
       store<u8>(out + r, judgeSlot(slots, t, input + start, lineLength, scratch));
       if (linesOut != 0) store<u32>(linesOut + (r << 2), decidedLine);
@@ -345,7 +347,7 @@ function codeVerdict(id: i32, options: u32, url: usize, urlLen: u32, scratch: us
     const standIn = options >>> 16;
     if ((standIn & FLAG_IMPLICIT_ROBOTS_TXT) == 0) return false;
     preparePath(url, urlLen, scratch, standIn);
-    preparedFlags = standIn;
+    preparedFlags = standIn & PREPARE_FLAGS;
     return isRobotsTxtPath(pathPtr, pathLen);
   }
   if (id == TABLE_UNAVAILABLE) return true;
@@ -393,7 +395,7 @@ export function formatSpansMulti(
     const hostLength = load<u32>(rec, SP_HOST_LENGTH);
     if (rowBound(urlLen, hostLength) + columnBytes > outCap - <u32>(o - out)) break;
     const group = groups + <usize>load<i32>(ids + (<usize>i << 2)) * width * GROUP_ENTRY_SIZE;
-    // No flags are 0xffffffff (they are u16): the first table prepares the URL.
+    // No preparation flags are 0xffffffff: the first table prepares the URL.
     preparedFlags = 0xffffffff;
     let all = true;
     o = putMultiStart(o, options, host, hostLength, url, urlLen);

@@ -85,6 +85,13 @@ export function forgetOrigin(): void {
 }
 
 /**
+ * The table flags preparePath and prepareLine read: two tables whose flags agree on these
+ * prepare a URL alike (FLAG_IMPLICIT_ROBOTS_TXT and FLAG_WILDCARD_AUTOMATON only change how
+ * a prepared path is judged).
+ */
+export const PREPARE_FLAGS: u32 = FLAG_NORMALIZE_URL | FLAG_CASE_INSENSITIVE;
+
+/**
  * Finds path+params+query in the URL at [url, url + len) the way robots.cc's
  * GetPathParamsQuery does (scheme and authority dropped, fragment dropped, a missing
  * leading '/' added, empty → "/"), then, with FLAG_NORMALIZE_URL, applies RFC 9309

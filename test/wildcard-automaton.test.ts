@@ -157,3 +157,27 @@ describe('wildcard automaton: how big a group gets one', () => {
     expect(automatonStates(Robots.parse(at).forAgent('bot').table)).toBeGreaterThan(0);
   });
 });
+
+describe('wildcard automaton beside a table without one, in one many-agents pass', () => {
+  it('each URL, prepared once for both tables, gets each agent\'s own verdict and line (both profiles, strings and lines)', () => {
+    const crowd = Array.from({ length: AUTOMATON_CROWD + 2 }, (_v, i) => `Disallow: /*?*k${i}=`).join('\n');
+    const body = `User-agent: bot\n${crowd}\nAllow: /*?*k1=$\n\nUser-agent: *\nDisallow: /*?\nAllow: /pub\n`;
+    const urls = ['/', '/a?k1=', '/a?k1=2', '/a?k7=x', '/pub?k3=1', '/A%2fb?k9=', '/x?z=1'].map((u) => `https://example.com${u}`);
+    const lines = new TextEncoder().encode(`${urls.join('\n')}\n`);
+    for (const profile of PROFILES) {
+      const robots = Robots.parse(body, { profile });
+      const [withAutomaton, without] = [robots.forAgent('bot').table, robots.forAgent('other').table];
+      expect(automatonStates(withAutomaton)).toBeGreaterThan(0);
+      expect(automatonStates(without)).toBe(0);
+      const agents = ['bot', 'other'];
+      const each = agents.map((a) => robots.forAgent(a).decideBatch(urls));
+      for (const both of [robots.forAgents(agents).decideBatch(urls), robots.forAgents(agents).decideLines(lines)]) {
+        for (let i = 0; i < urls.length; i++) {
+          for (let j = 0; j < agents.length; j++) {
+            expect([both.verdicts[i * 2 + j], both.lines[i * 2 + j]], `${profile} ${urls[i]} ${agents[j]}`).toEqual([each[j]!.verdicts[i], each[j]!.lines[i]]);
+          }
+        }
+      }
+    }
+  });
+});
