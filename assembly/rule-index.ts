@@ -351,7 +351,6 @@ export function indexTable(table: usize, index: usize): void {
   store<u8>(high + (c >> 4), <u32>load<u8>(high + (c >> 4)) | bit);
 }
 
-
 /**
  * States of the wildcard automaton that `indexTable` built for `table` at `index`, 0 when
  * the table has none (no FLAG_WILDCARD_AUTOMATON, or it did not fit; see wildcards.ts).

@@ -42,7 +42,8 @@
 // sized from the table's header (`automatonBytesFor`), read-only once built (which nodes
 // a path reached lives in this module's static MARKS, so at most MAX_NODES nodes). It is
 // built only for tables whose encoder set FLAG_WILDCARD_AUTOMATON (many wildcard rules the
-// prefilter of match.ts cannot tell apart; the policy is src/table/encode.ts's). When it would not fit its region or MAX_NODES, or the
+// prefilter of match.ts cannot tell apart; the policy is src/table/encode.ts's). When it
+// would not fit its region or MAX_NODES, or the
 // table holds a rule without `*` that is anchored (only in tables encoded with every rule
 // in the wildcard list), `enabled` stays 0 and match.ts matches rule by rule, also linear.
 //
@@ -522,10 +523,9 @@ export function buildAutomaton(table: usize, region: usize, bytes: u32): void {
       store<u32>(block, 0, K_FAIL);
       const row = block + BLOCK_HEAD;
       memory.fill(row, 0, <usize>rowClasses << 2);
-      // Class 0 (a byte no piece has) leads where such a byte leads: transition(s, 0x100)
-      // finds no child anywhere and ends at the root.
+      // Class 0, a byte no piece has, leads back to the root from anywhere.
       const depth = load<u32>(at, B_DEPTH);
-      store<u32>(row, entryOf(transition(s, 0x100), depth));
+      store<u32>(row, entryOf(0, depth));
       for (let c: u32 = 0; c < 256; c++) {
         const k = <u32>load<u8>(classOf + c);
         if (k != 0) store<u32>(row + (<usize>k << 2), entryOf(transition(s, c), depth));
