@@ -5,7 +5,8 @@
 // checks that contract from outside, on a private WasmEngine whose exports are wrapped:
 //   - before each call, every region the call will read or write (derived from the call's
 //     own arguments and the bytes they point at, SIMD slack included) lies inside memory,
-//     and the regions it writes are disjoint from every other region;
+//     and the regions it writes are disjoint from every other region (its scratch, sized
+//     for its longest URL, within the scratch region the host placed);
 //   - after each call, memory outside the written regions (and the module's own static
 //     data below heapBase) is byte-for-byte unchanged;
 //   - the answers equal the reference matcher's.
@@ -53,7 +54,7 @@ type CallLog = Record<string, number>;
 /** A WasmEngine whose exports check every call's regions and diff memory around it. */
 function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () => number } {
   const engine = new WasmEngine();
-  const holder = (engine as unknown as { memory: { exports: RawExports } }).memory;
+  const holder = (engine as unknown as { memory: { exports: RawExports; rowsAt: number } }).memory;
   const real = holder.exports;
   for (const [name, arity] of Object.entries(ARITY)) {
     const fn = (real as unknown as Record<string, (...a: number[]) => unknown>)[name];
@@ -73,6 +74,12 @@ function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () =>
     for (const r of [...reads, ...writes]) {
       if (r.start < heapBase || r.end > size || r.start > r.end) {
         throw new Error(`${name}: region ${r.name} [${r.start}, ${r.end}) is outside the host memory [${heapBase}, ${size})`);
+      }
+    }
+    // Scratch is sized by the host for the call's longest URL: it must end before the rows region.
+    for (const w of writes) {
+      if (w.name === 'scratch' && w.end > holder.rowsAt) {
+        throw new Error(`${name}: scratch [${w.start}, ${w.end}) runs past its region into rows (at ${holder.rowsAt})`);
       }
     }
     for (const w of writes) {
@@ -292,6 +299,37 @@ describe('batch sizes around the count and chunk boundaries (matchStrings)', () 
     const { engine } = guardedEngine();
     const { table, ref } = compiled('rfc');
     expectBatch(engine, table, ref, ['/a', makeUrl(3 << 18, 5), '/z', makeUrl(1 << 18, 6), '/p/ok']);
+  });
+  it('scratch for the longest URL of a chunk: its UTF-16 length when all are ASCII, its UTF-8 length otherwise', () => {
+    // rfc writes '*', '$' and each byte of 'é' as %XX: the prepared path is 3 × the URL's bytes.
+    for (const long of [5_000, 70_000, (1 << 18) - 2]) {
+      const { table, ref } = compiled('rfc');
+      for (const urls of [
+        ['/a', `/${'*'.repeat(long)}`, '/p', `/${'$'.repeat(long >> 1)}`, '/z'],
+        ['/a', `/${'*'.repeat(long >> 1)}`, `/${'é'.repeat(long >> 1)}`, '/z'],
+      ]) {
+        const { engine, calls } = guardedEngine();
+        expectBatch(engine, table, ref, urls);
+        expect(calls.matchUrls).toBeGreaterThan(0);
+      }
+    }
+  });
+  it('LF, CR, empty, non-ASCII and lone-surrogate strings on both sides of the 512-string pieces and of the chunk edge', () => {
+    const specials = ['/a\nb', '', '/p\r', '/z\r\n/a', '/é', '/\ud800', '/\u{1F600}z', '\n', '/ok\u0000z'];
+    const urls = Array.from({ length: 16384 + 700 }, (_v, i) => makeUrl(1 + (i % 23), i % 41));
+    for (const at of [0, 510, 511, 512, 513, 1023, 1024, 16383, 16384, 16385, urls.length - 1]) {
+      urls[at] = specials[at % specials.length]!;
+    }
+    for (const profile of PROFILES) {
+      const { engine, calls } = guardedEngine();
+      const { table, ref } = compiled(profile);
+      expectBatch(engine, table, ref, urls);
+      expect(calls.matchUrls).toBe(2);
+      // The same strings one at a time (matchOne encodes each on its own) agree.
+      for (const at of [510, 511, 512, 16383, 16384]) {
+        expect(engine.matchOne(table, urls[at]!, null), `${profile} ${JSON.stringify(urls[at])}`).toBe(referenceAnswer(ref, urls[at]!).allowed ? 1 : 0);
+      }
+    }
   });
 });
 

@@ -275,25 +275,34 @@ export class WasmEngine {
     const memory = this.memory;
     let count = 0;
     let chars = 0;
+    let longestUnits = 0;
     while (start + count < end && count < maxCount) {
       const url = urls[start + count];
       if (typeof url !== 'string') throw notAString(start + count, url);
-      if (chars > 0 && chars + url.length > STRING_CHUNK_CHARS) break;
-      this.checkUnits(url, start + count);
+      const units = url.length;
+      if (chars > 0 && chars + units > STRING_CHUNK_CHARS) break;
+      if (units > limit) throw new UrlLengthError(units, limit, start + count, -1, false);
       batch[count++] = url;
-      chars += url.length;
+      chars += units;
+      if (units > longestUnits) longestUnits = units;
     }
     batch.length = count;
-    // Room for ASCII first (3 bytes per unit only when needed), then scratch for the
-    // longest URL: when scratch must grow, the regions may move and the chunk is encoded again.
+    // Room and scratch for ASCII first (a UTF-16 unit is one UTF-8 byte or more, so
+    // `written === chars` means every URL is ASCII and its length already known); 3 bytes
+    // per unit and scratch for the longest encoded URL only when needed. When scratch
+    // must grow, the regions may move and the chunk is encoded again.
     let room = chars;
-    let urlBytes = 0;
+    let urlBytes = longestUnits;
     for (;;) {
       memory.reserve({ input: room, count: count * width, url: urlBytes });
       const written = encodeUrls(batch, 0, count, memory.u8.subarray(memory.inputAt, memory.inputAt + memory.inputCap), memory.u32, memory.lengthsAt >>> 2);
       if (written < 0) {
         room = 3 * chars;
         continue;
+      }
+      if (written === chars) {
+        this.chunkBytes = written;
+        return count;
       }
       let longest = 0;
       for (let k = 0, at = memory.lengthsAt >>> 2; k < count; k++) longest = Math.max(longest, memory.u32[at + k]!);

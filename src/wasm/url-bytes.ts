@@ -24,13 +24,16 @@ export function encodeUrls(urls: readonly string[], from: number, count: number,
     const stop = Math.min(end, k + PIECE_COUNT);
     const first = k;
     // Ropes built by += are flattened by encodeInto: faster than Array#join here.
+    // Each length is written as if ASCII (one byte per UTF-16 unit), and again below if not.
     let piece = '';
-    for (; k < stop; k++) piece += urls[k]!;
+    for (; k < stop; k++) {
+      const url = urls[k]!;
+      piece += url;
+      lengths[at + k - from] = url.length;
+    }
     const { read, written } = encoder.encodeInto(piece, bytes.subarray(offset));
     if (read !== piece.length) return -1;
     if (written === piece.length) {
-      // All ASCII: one byte per UTF-16 unit.
-      for (let j = first; j < stop; j++) lengths[at + j - from] = urls[j]!.length;
       offset += written;
     } else {
       for (let j = first; j < stop; j++) {
