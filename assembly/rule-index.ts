@@ -130,10 +130,11 @@ const LETTER_RARITY: usize = memory.data<u8>([
 
 /**
  * Most trie nodes a table can have and still get walk, reach and depth records (52 bytes a
- * node); a larger table is walked through its own NODE records (assembly/trie-walk.ts), so
- * its RuleIndex has no per-node part. 4,096 nodes: about 130 KiB of table and 208 KiB of
- * records, where the records still pay for themselves (docs/PERFORMANCE.md, "Memory per
- * agent"); 12 of 2,343 corpus files have more than 1,000 nodes, 4 more than 4,096.
+ * node, so at most 425,984 bytes); a larger table is walked through its own NODE records
+ * (assembly/trie-walk.ts) and its RuleIndex has no per-node part. The records make a walk
+ * 5–15% faster on the corpus's files of 1,000 to 7,000 nodes, and not at all on its one
+ * file past 8,192 (25,459 nodes, whose records outgrow the caches); docs/PERFORMANCE.md,
+ * "Memory per agent".
  */
 export const COMPACT_NODES: u32 = 8192;
 
