@@ -12,10 +12,12 @@
 // nothing backtracks.
 //
 // Why fast: a per-table RuleIndex (assembly/rule-index.ts, built once per table, kept next to it)
-// adds a 32-byte record per trie node (its children's first bytes, its first label
-// bytes), so that a step of the walk is one dependent load from the parent's record to
-// the child's, plus a 16-byte reach record holding the best prefix rules on the way to
-// the node, so that the walk loop keeps no bookkeeping, and turns each wildcard rule into
+// adds, for a table of at most COMPACT_NODES trie nodes, a 32-byte record per node (its
+// children's first bytes, its first label bytes), so that a step of the walk is one
+// dependent load from the parent's record to the child's, plus a 16-byte reach record
+// holding the best prefix rules on the way to the node, so that the walk loop keeps no
+// bookkeeping (assembly/trie-walk.ts; a larger table is walked through its own nodes);
+// and it turns each wildcard rule into
 // necessary conditions laid out so that 16 rules are tested in a handful of vector
 // operations: its pieces contain certain "classes" (16 per table, the rarest its rules
 // contain: pairs of adjacent bytes, or single bytes when the table has more rules than
@@ -30,14 +32,14 @@
 import { equalBytes, lanesBelow } from './scan';
 import {
   BLOCK_SIZE, B_LAST, B_MIN_LENGTH, B_PENULT, B_PRIOS, B_REQUIRED, B_SECOND, B_THIRD, I_CLASS_COUNT, I_CLASS_HIGH,
-  I_CLASS_LOW, I_HEADER, automatonOffset, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, I_SLASH_NODE, K_CHILD_BYTES, K_FIRST_CHILD, K_LABEL, K_LABEL_BYTES,
-  K_LABEL_LENGTH, MIN_LENGTH_CAP, REACH_SIZE, R_ALLOW_LINE, R_ALLOW_PRIO, R_DISALLOW_LINE, R_DISALLOW_PRIO, WALK_SIZE, walkOffset,
+  I_CLASS_LOW, I_HEADER, automatonOffset, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, MIN_LENGTH_CAP, R_ALLOW_LINE, R_ALLOW_PRIO,
+  R_DISALLOW_LINE, R_DISALLOW_PRIO,
 } from './rule-index';
 import {
-  FLAG_WILDCARD_AUTOMATON, H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
-  KIND_ALLOW, N_CHILD_COUNT, N_EXACT_ALLOW, N_EXACT_DISALLOW, N_LABEL_OFFSET, SEGMENT_SIZE, S_BYTES_OFFSET,
-  S_FAIL_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_ID, W_KIND, W_LINE, W_SEGMENT_COUNT,
+  FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_NODE_COUNT, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+  KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_FAIL_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_ID, W_KIND, W_LINE, W_SEGMENT_COUNT,
 } from './table';
+import { walkTrie } from './trie-walk';
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
@@ -122,21 +124,6 @@ const TAIL_MASKS: usize = memory.data<u8>([
     v128.and(byteOk(block, B_LAST, last), byteOk(block, B_PENULT, penult)),
   );
   return <u32>i8x16.bitmask(ok);
-}
-
-/**
- * Index of the child of a node (children firstChild‥firstChild + count − 1) whose label
- * starts with `c`, among children 16 and up (the walk record holds the first 16), or -1.
- * Children have distinct first bytes, stored contiguously in `firstBytes`: 16 compared per
- * vector step, at most 15 steps (256 children).
- */
-function findLaterChild(firstBytes: usize, firstChild: u32, count: u32, c: u32): i32 {
-  const want = i8x16.splat(<u8>c);
-  for (let k: u32 = 16; k < count; k += 16) {
-    const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(firstBytes + firstChild + k), want)) & lanesBelow(count - k);
-    if (mask != 0) return <i32>(firstChild + k + ctz(mask));
-  }
-  return -1;
 }
 
 /**
@@ -228,62 +215,13 @@ export function wildcardMatches(table: usize, rule: usize, path: usize, len: u32
  * `index` is the table's RuleIndex (indexTable).
  */
 export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
-  const walk = index + walkOffset(load<u32>(index, 4));
-  const nodes = table + load<u32>(table, H_NODES_OFFSET);
-  // The root's step, taken without a lookup when it can only go to "/" (about 6 ns of
-  // the 90 a URL takes on the bench's file): prepared paths start with '/'.
-  const slash = load<u32>(index, I_SLASH_NODE);
-  let node = walk;
-  let pos: u32 = 0;
-  if (slash != 0 && len != 0 && load<u8>(path) == 0x2f) {
-    node = walk + <usize>slash * WALK_SIZE;
-    pos = 1;
-  }
-  // Invariant: path[0, pos) equals the concatenated labels from the root to `node`.
-  while (pos < len) {
-    const c = <u32>load<u8>(path + pos);
-    const count = load<u32>(nodes + (node - walk), N_CHILD_COUNT); // same index, same stride
-    const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(node, K_CHILD_BYTES), i8x16.splat(<u8>c))) & lanesBelow(count);
-    let childIndex: u32;
-    if (mask != 0) {
-      childIndex = load<u32>(node, K_FIRST_CHILD) + ctz(mask);
-    } else {
-      if (count <= 16) break;
-      const later = findLaterChild(table + load<u32>(table, H_FIRST_BYTES_OFFSET), load<u32>(node, K_FIRST_CHILD), count, c);
-      if (later < 0) break;
-      childIndex = <u32>later;
-    }
-    const child = walk + <usize>childIndex * WALK_SIZE;
-    const labelLen = load<u32>(child, K_LABEL_LENGTH);
-    if (labelLen > len - pos) break;
-    // Label bytes 1‥8 from the record (an 8-byte load of the path, within its slack), the
-    // rest, if any, from the table's pool.
-    const rest = labelLen - 1;
-    const keep = select<u64>(<u64>-1, (<u64>1 << (<u64>rest << 3)) - 1, rest >= K_LABEL_BYTES);
-    if (((load<u64>(child, K_LABEL) ^ load<u64>(path + pos + 1)) & keep) != 0) break;
-    if (rest > K_LABEL_BYTES) {
-      const labelAt = table + load<u32>(nodes + (child - walk), N_LABEL_OFFSET);
-      if (!equalBytes(labelAt + 1 + K_LABEL_BYTES, path + pos + 1 + K_LABEL_BYTES, rest - K_LABEL_BYTES)) break;
-    }
-    pos += labelLen;
-    node = child;
-  }
-
-  // The plain rules on the way to the last node reached (its reach record), and its
-  // exact rules when the path ends there.
+  // The plain rules (assembly/trie-walk.ts).
+  const best = walkTrie(table, index, path, len);
+  let aPrio = load<i32>(best, R_ALLOW_PRIO);
+  let aLine = load<u32>(best, R_ALLOW_LINE);
+  let dPrio = load<i32>(best, R_DISALLOW_PRIO);
+  let dLine = load<u32>(best, R_DISALLOW_LINE);
   const nodeCount = load<u32>(table, H_NODE_COUNT);
-  const reach = walk + <usize>nodeCount * WALK_SIZE + (node - walk) / WALK_SIZE * REACH_SIZE;
-  let aPrio = load<i32>(reach, R_ALLOW_PRIO);
-  let aLine = load<u32>(reach, R_ALLOW_LINE);
-  let dPrio = load<i32>(reach, R_DISALLOW_PRIO);
-  let dLine = load<u32>(reach, R_DISALLOW_LINE);
-  if (pos == len) {
-    const tableNode = nodes + (node - walk);
-    let line = load<u32>(tableNode, N_EXACT_ALLOW);
-    if (line) { aPrio = <i32>pos + 1; aLine = line; }
-    line = load<u32>(tableNode, N_EXACT_DISALLOW);
-    if (line) { dPrio = <i32>pos + 1; dLine = line; }
-  }
 
   // Wildcard rules are sorted by priority descending. A rule below both bests can change
   // nothing: an allow below dPrio never outranks the disallow, a disallow at or below

@@ -38,8 +38,9 @@ import {
 //      144 v128 penult      the byte before it …
 //      160 v128 penultAny   … or 0xff when that piece is shorter than 2
 //      176 i32 prios[16]    W_PRIORITY of each rule (lanes past `count`: -1)
-//    … walk[nodeCount], WALK_SIZE bytes each: for each trie node, what a step of the walk
-//      needs first, so that the step's chain of dependent loads is parent record → child
+//    … walk[nodeCount], WALK_SIZE bytes each (walk, reach and depth only for a table of at
+//      most COMPACT_NODES nodes, hasWalkRecords; else none of the three, 0 bytes): for each
+//      trie node, what a step of the walk needs first, so that the step's chain of dependent loads is parent record → child
 //      record (the table's node, at the same index, is read beside it for the counts and
 //      rule lines, off that chain):
 //        0 v128 childBytes  first label byte of the node's first 16 children (0 past them)
@@ -127,9 +128,24 @@ const LETTER_RARITY: usize = memory.data<u8>([
   return I_HEADER + blocks * BLOCK_SIZE;
 }
 
+/**
+ * Most trie nodes a table can have and still get walk, reach and depth records (52 bytes a
+ * node, so at most 425,984 bytes); a larger table is walked through its own NODE records
+ * (assembly/trie-walk.ts) and its RuleIndex has no per-node part. The records make a walk
+ * 5–15% faster on the corpus's files of 1,000 to 7,000 nodes, and not at all on its one
+ * file past 8,192 (25,459 nodes, whose records outgrow the caches); docs/PERFORMANCE.md,
+ * "Memory per agent".
+ */
+export const COMPACT_NODES: u32 = 8192;
+
+/** Whether a table of `nodeCount` trie nodes gets walk, reach and depth records. */
+@inline export function hasWalkRecords(nodeCount: u32): bool {
+  return nodeCount <= COMPACT_NODES;
+}
+
 /** Offset of the wildcard automaton's region (assembly/wildcards.ts) in a RuleIndex. */
 @inline export function automatonOffset(blocks: u32, nodeCount: u32): u32 {
-  return (walkOffset(blocks) + nodeCount * (WALK_SIZE + REACH_SIZE + 4) + 15) & ~15;
+  return (walkOffset(blocks) + select<u32>(nodeCount * (WALK_SIZE + REACH_SIZE + 4), 0, hasWalkRecords(nodeCount)) + 15) & ~15;
 }
 
 /**
@@ -294,7 +310,8 @@ export function indexTable(table: usize, index: usize): void {
   const nodes = table + load<u32>(table, H_NODES_OFFSET);
   const firstBytes = table + load<u32>(table, H_FIRST_BYTES_OFFSET);
   const walk = index + walkOffset(blocks);
-  for (let i: u32 = 0; i < nodeCount; i++) {
+  const records = hasWalkRecords(nodeCount);
+  for (let i: u32 = 0; records && i < nodeCount; i++) {
     const node = nodes + <usize>i * NODE_SIZE;
     const record = walk + <usize>i * WALK_SIZE;
     const firstChild = load<u32>(node, N_FIRST_CHILD);
@@ -317,7 +334,7 @@ export function indexTable(table: usize, index: usize): void {
   // parent's reach and depth before its children's.
   const reach = walk + <usize>nodeCount * WALK_SIZE;
   const depth = reach + <usize>nodeCount * REACH_SIZE;
-  for (let i: u32 = 0; i < nodeCount; i++) {
+  for (let i: u32 = 0; records && i < nodeCount; i++) {
     const node = nodes + <usize>i * NODE_SIZE;
     const mine = reach + <usize>i * REACH_SIZE;
     let d: u32 = 0;
