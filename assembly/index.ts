@@ -1,6 +1,9 @@
 // The Wasm ABI: plain numbers in and out, one call per batch; layouts in src/table/abi.ts, regions in src/wasm/memory.ts.
 import { decide, decidedLine, collectMatches as collect } from './match';
-export { automatonStates, indexBytes, indexBytesFor, indexTable } from './rule-index';
+export { automatonStates, dfaStatus, indexBytes, indexBytesFor, indexTable } from './rule-index';
+export { useDfa } from './dfa';
+/** Wildcard rules from which a table gets the DFA (a diagnostic for tests). */
+export { DFA_MIN_RULES as dfaMinRules } from './dfa';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { PREPARE_FLAGS, forgetOrigin, isPlainOnOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
