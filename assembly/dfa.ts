@@ -3,7 +3,8 @@
 // Why: matching wildcard rules one at a time (match.ts) costs a prefilter per block of 16
 // rules plus a scan per candidate rule, so a shop's 60 facet and locale rules cost several
 // times the URL's own preparation. Here a path byte costs one class lookup and one
-// transition load, and runs of bytes that cannot change the state are skipped 16 at a time.
+// transition load, and `scanDfa4` reads four paths at once, so that the four chains of
+// dependent loads overlap instead of each waiting on its own.
 //
 // The NFA. A rule `s0*s1*…*sk[$]` is a chain of positions, one per piece byte, then an end
 // position: MATCH (the rule has matched; it never enters a state) or, for an anchored rule,
@@ -26,12 +27,12 @@
 // Lazily: states are built on first use into a bounded cache in the RuleIndex (the RE2
 // "hybrid DFA" idea). A state is a row of u16 transitions, one per byte class, kept apart
 // from its set and verdicts so that the rows a workload uses stay in the first-level
-// cache. A transition is the target row's offset / 16 shifted left by 2, with two flags:
-// DEAD (the target holds no position: no later byte changes the verdict, the scan stops)
-// and ACCEL (the target holds only LOOPs: only a byte pair that starts one of their pieces
-// changes it, and findPair skips to the next such pair 16 bytes at a time); both: UNKNOWN.
+// cache. A transition is the target row's offset / 8 (a multiple of 2), its bit 0 set
+// when the target is DEAD (it holds no position: no later byte changes the verdict; a
+// single scan stops there, and the row of a DEAD state leads back to itself, so the lanes
+// of scanDfa4 can keep stepping), 0xffff while UNKNOWN (not built yet).
 //
-// Bounds. A path of L bytes costs at most L transitions plus ⌈L / 16⌉ skip steps. Building
+// Bounds. A path of L bytes costs at most L transitions. Building
 // one state costs O(P) for P positions (the set is produced in order: no sort), so a path
 // costs O(L × P) when every step misses; a path may build at most MISS_BUDGET states, after
 // which `scanDfa` gives up and match.ts judges the path rule by rule (linear: O(L + W × L)
@@ -71,13 +72,11 @@
 // Row (rowBytes, at rowsAt + s, s < ROWS_CAP): u16 transition[classCount], then at
 //   rowBytes − 4 the u32 offset of the state's meta record
 // Meta: 0 u32 next (row offset + 1 of the next state in the hash chain, 0: none),
-//   4 u32 hash, 8 u32 setLength, 12 u32 flags (DEAD, ACCEL),
+//   4 u32 hash, 8 u32 setLength, 12 u32 flags (DEAD),
 //   16 i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine (the bests so far),
 //   32 i32 endAllowPrio, u32 endAllowLine, i32 endDisallowPrio, u32 endDisallowLine,
-//   48 u16 set[setLength] (positions, ascending), padded to 16; then, for an ACCEL state,
-//   findPair's nibble tables lo1, hi1, lo2, hi2 (64 bytes)
+//   48 u16 set[setLength] (positions, ascending), padded to 16
 
-import { findPair } from './scan';
 import {
   KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
   W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -91,8 +90,8 @@ export const DFA_PER_RULE: u32 = 8 << 10;
 export const DFA_CAP: u32 = 512 << 10;
 /** Least arena left for states, else no DFA. */
 const DFA_MIN_ARENA: u32 = 32 << 10;
-/** Most row bytes (a transition holds offset / 16 in 14 bits). */
-const ROWS_CAP: u32 = 1 << 18;
+/** Most row bytes (a transition holds offset / 8 in 16 bits, 0xffff kept for UNKNOWN). */
+const ROWS_CAP: u32 = (1 << 19) - 16;
 /** Most states one path may build before it is judged rule by rule. */
 const MISS_BUDGET: u32 = 96;
 /** A flush is a strike when the cache built more than one state per PATHS_PER_STATE paths since the last one … */
@@ -122,6 +121,7 @@ const D_FLUSHES: u32 = 56;
 const D_CLASS_OF: u32 = 64;
 const D_HEADER: u32 = D_CLASS_OF + 256;
 
+
 const POS_SIZE: u32 = 8;
 const P_RULE: u32 = 0;
 const P_BYTE: u32 = 4;
@@ -141,20 +141,13 @@ const M_FLAGS: u32 = 12;
 const M_BEST: u32 = 16;
 const M_END: u32 = 32;
 const M_SET: u32 = 48;
-const TABLES: u32 = 64;
 
 /** The target holds no position: the verdict is final. */
 const DEAD: u32 = 1;
-/** The target holds only LOOPs (escapePairs). */
-const ACCEL: u32 = 2;
-/** Not built yet (no state has both flags). */
-const UNKNOWN: u32 = 3;
-
-/** The end verdict of the last `scanDfa`, as match.ts merges it. */
-export let dfaAllowPrio: i32 = -1;
-export let dfaAllowLine: u32 = 0;
-export let dfaDisallowPrio: i32 = -1;
-export let dfaDisallowLine: u32 = 0;
+/** Not built yet (never a transition: the rows end below ROWS_CAP). */
+const UNKNOWN: u32 = 0xffff;
+/** Paths `scanDfa4` reads at once. */
+export const LANES: u32 = 4;
 
 // The bests while a state is built.
 let bestAllowPrio: i32 = -1;
@@ -318,8 +311,8 @@ function record(rule: usize): void {
 
 /**
  * Interns the set at `set` (n positions, ascending) with the current bests as a state: the
- * existing one, or a new one in the cache. Returns its transition (row offset / 16 << 2 |
- * flags), or UNKNOWN when the cache is full. Drops, first, the positions that greedy
+ * existing one, or a new one in the cache. Returns its transition (row offset / 8 | DEAD
+ * when the set is empty), or UNKNOWN when the cache is full. Drops, first, the positions that greedy
  * placement or the bests make useless (header), in one backward pass.
  */
 function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
@@ -366,24 +359,25 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
     if (load<i32>(meta, M_BEST) != bestAllowPrio || load<u32>(meta, M_BEST + 4) != bestAllowLine) continue;
     if (load<i32>(meta, M_BEST + 8) != bestDisallowPrio || load<u32>(meta, M_BEST + 12) != bestDisallowLine) continue;
     if (memory.compare(meta + M_SET, set, length << 1) != 0) continue;
-    return (s >> 2) | load<u32>(meta, M_FLAGS);
+    return (s >> 3) | load<u32>(meta, M_FLAGS);
   }
 
   // A new state: its row from the front of the arena, its meta record from the back.
-  const flags = length == 0 ? DEAD : escapePairs(dfa, set, length, PAIR_TABLES) ? ACCEL : 0;
+  const flags = length == 0 ? DEAD : 0;
   const rowBytes = load<u32>(dfa, D_ROW_BYTES);
   const setBytes = ((length << 1) + 15) & ~15;
   const s = load<u32>(dfa, D_ROWS_NEXT);
   const rowsEnd = load<u32>(dfa, D_ROWS_AT) + s + rowBytes;
-  const metaAt = <i64>load<u32>(dfa, D_META_NEXT) - M_SET - setBytes - ((flags & ACCEL) != 0 ? TABLES : 0);
+  const metaAt = <i64>load<u32>(dfa, D_META_NEXT) - M_SET - setBytes;
   if (s + rowBytes > ROWS_CAP || <i64>rowsEnd > metaAt) return UNKNOWN;
   const meta = dfa + <usize>metaAt;
   store<u32>(dfa, s + rowBytes, D_ROWS_NEXT);
   store<u32>(dfa, <u32>metaAt, D_META_NEXT);
-  // Invariant: row[0, k) holds UNKNOWN. classCount stores.
+  // Invariant: row[0, k) holds UNKNOWN (a DEAD state: itself, so lanes may step on). classCount stores.
   const row = rows + s;
   const classes = load<u32>(dfa, D_CLASS_COUNT);
-  for (let k: u32 = 0; k < classes; k++) store<u16>(row + (<usize>k << 1), <u16>UNKNOWN);
+  const fill = length == 0 ? s >> 3 : UNKNOWN;
+  for (let k: u32 = 0; k < classes; k++) store<u16>(row + (<usize>k << 1), <u16>fill);
   store<u32>(row + rowBytes - 4, <u32>metaAt);
   store<u32>(meta, load<u32>(head), M_NEXT);
   store<u32>(head, s + 1);
@@ -395,7 +389,6 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<i32>(meta, bestDisallowPrio, M_BEST + 8);
   store<u32>(meta, bestDisallowLine, M_BEST + 12);
   memory.copy(meta + M_SET, set, length << 1);
-  if ((flags & ACCEL) != 0) memory.copy(meta + M_SET + setBytes, PAIR_TABLES, TABLES);
   // The end verdict: the bests, and the anchored rules whose last piece ends here.
   for (let i: u32 = 0; i < length; i++) {
     const pos = posAt + <usize>load<u16>(set + (<usize>i << 1)) * POS_SIZE;
@@ -405,63 +398,8 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<u32>(meta, bestAllowLine, M_END + 4);
   store<i32>(meta, bestDisallowPrio, M_END + 8);
   store<u32>(meta, bestDisallowLine, M_END + 12);
-  return (s >> 2) | flags;
+  return (s >> 3) | flags;
 }
-
-/** escapePairs' output for the state being built, copied into it when it is quiescent. */
-const PAIR_TABLES: usize = memory.data(64, 16);
-
-/**
- * When every position of set[0, n) is a LOOP (the state is quiescent), writes at `tables`
- * the nibble tables (lo1, hi1, lo2, hi2: findPair's form) of the byte pairs that start
- * their pieces, and returns true. From such a state, a byte that starts no pair moves to a
- * state whose extra positions die at the next byte, which is then read as if from here;
- * so skipping to the next pair is exact. A one-byte piece pairs with any byte. Groups are
- * first bytes (past 8, several share a group; past FIRST_BYTES_CAP, false: no skip); a
- * group's bytes are kept as nibble sets, a superset of its pairs (a false hit costs a
- * transition or two, never a verdict).
- */
-function escapePairs(dfa: usize, set: usize, n: u32, tables: usize): bool {
-  const posAt = dfa + load<u32>(dfa, D_POS_AT);
-  memory.fill(tables, 0, 64);
-  let groups: u32 = 0;
-  for (let i: u32 = 0; i < n; i++) {
-    const p = <u32>load<u16>(set + (<usize>i << 1));
-    const pos = posAt + <usize>p * POS_SIZE;
-    if (<u32>load<u8>(pos, P_KIND) != LOOP) return false;
-    const c = <u32>load<u8>(pos, P_BYTE);
-    // A first byte seen before joins its group; a new one gets the next of 8, round robin.
-    let g: u32 = 0;
-    while (g < groups && <u32>load<u8>(FIRST_BYTES + g) != c) g++;
-    if (g == groups) {
-      if (groups == FIRST_BYTES_CAP) return false;
-      store<u8>(FIRST_BYTES + g, <u8>c);
-      groups++;
-    }
-    g &= 7;
-    const bit = <u32>1 << g;
-    orByte(tables + (c & 15), bit);
-    orByte(tables + 16 + (c >> 4), bit);
-    const next = pos + POS_SIZE;
-    if (<u32>load<u8>(next, P_KIND) == INNER) {
-      const d = <u32>load<u8>(next, P_BYTE);
-      orByte(tables + 32 + (d & 15), bit);
-      orByte(tables + 48 + (d >> 4), bit);
-    } else {
-      for (let k: u32 = 0; k < 16; k++) { orByte(tables + 32 + k, bit); orByte(tables + 48 + k, bit); }
-    }
-  }
-  return true;
-}
-
-@inline function orByte(at: usize, bit: u32): void {
-  store<u8>(at, <u8>(<u32>load<u8>(at) | bit));
-}
-
-/** Most distinct first bytes a skip takes (past 8, groups share, a superset). */
-const FIRST_BYTES_CAP: u32 = 24;
-/** escapePairs' scratch: the distinct first bytes so far. */
-const FIRST_BYTES: usize = memory.data(FIRST_BYTES_CAP);
 
 /** Adds position p to the set being built (after p − 1's successor, so the set stays ascending), or records the match it stands for. */
 @inline function enter(wild: usize, posAt: usize, set: usize, n: u32, p: u32): u32 {
@@ -529,59 +467,133 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
 }
 
 /**
- * Runs path[0, len) through the DFA: true with the end verdict in dfaAllowPrio‥
- * dfaDisallowLine, or false when the path must be judged rule by rule (MISS_BUDGET spent,
- * the cache full twice, or the DFA given up). One load per byte while states are cached.
+ * Runs path[0, len) through the DFA: true with the end verdict in lane 0 of LANE_ENDS,
+ * or false when the path must be judged rule by rule (MISS_BUDGET spent, the cache full
+ * twice, or the DFA given up). One load per byte while states are cached.
  */
 export function scanDfa(table: usize, dfa: usize, path: usize, len: u32): bool {
   for (let attempt = 0; attempt < 2; attempt++) {
     if (!dfaEnabled(dfa)) return false;
     store<u32>(dfa, load<u32>(dfa, D_PATHS) + 1, D_PATHS);
     const start = load<u32>(dfa, D_START);
-    let t = start != 0 ? start & 0xffff : startState(table, dfa);
+    const t = start != 0 ? start & 0xffff : startState(table, dfa);
     if (t == UNKNOWN) { flush(dfa); continue; }
-    const rows = dfa + load<u32>(dfa, D_ROWS_AT);
-    const classOf = dfa + D_CLASS_OF;
-    let s = <usize>(t & ~UNKNOWN) << 2;
-    let misses: u32 = 0;
-    let full = false;
-    let i: u32 = 0;
-    if ((t & ACCEL) != 0) i = skip(dfa, rows, s, path, 0, len);
-    // Invariant: s is the row of the state of path[0, i). At most len steps: one load each
-    // while cached, else one `step` (O(P)), at most MISS_BUDGET of those; a skip (findPair)
-    // moves i past bytes that cannot change s.
-    if ((t & DEAD) == 0) {
-      while (i < len) {
-        const c = <u32>load<u8>(path + i);
-        t = <u32>load<u16>(rows + s + (<usize>load<u8>(classOf + c) << 1));
-        i++;
-        if ((t & UNKNOWN) == 0) { s = <usize>t << 2; continue; }
-        if (t == UNKNOWN) {
-          if (++misses > MISS_BUDGET) return false;
-          t = step(table, dfa, s, c);
-          if (t == UNKNOWN) { full = true; break; }
-        }
-        s = <usize>(t & ~UNKNOWN) << 2;
-        if ((t & DEAD) != 0) break;
-        if ((t & ACCEL) != 0) i = skip(dfa, rows, s, path, i, len);
-      }
-    }
-    if (full) { flush(dfa); continue; }
-    const meta = metaOf(dfa, rows, s);
-    dfaAllowPrio = load<i32>(meta, M_END);
-    dfaAllowLine = load<u32>(meta, M_END + 4);
-    dfaDisallowPrio = load<i32>(meta, M_END + 8);
-    dfaDisallowLine = load<u32>(meta, M_END + 12);
+    const end = (t & DEAD) != 0 ? <usize>(t & ~DEAD) << 3 : run(table, dfa, <usize>t << 3, 0, path, len, 0);
+    if (end == RUN_FULL) { flush(dfa); continue; }
+    if (end == RUN_BUDGET) return false;
+    endVerdict(dfa, end, 0);
     return true;
   }
   return false;
 }
 
-/** From a quiescent state (row s), the next index whose byte pair starts a piece (escapePairs). */
-@inline function skip(dfa: usize, rows: usize, s: usize, path: usize, from: u32, len: u32): u32 {
-  const meta = metaOf(dfa, rows, s);
-  const tables = meta + M_SET + ((<usize>load<u32>(meta, M_SET_LENGTH) * 2 + 15) & ~15);
-  return findPair(path, from, len, v128.load(tables), v128.load(tables, 16), v128.load(tables, 32), v128.load(tables, 48));
+/** `run`'s answers besides a row offset: the cache filled up, or the path spent MISS_BUDGET. */
+const RUN_FULL: usize = <usize>-1;
+const RUN_BUDGET: usize = <usize>-2;
+
+/**
+ * Steps from the state at row offset s over path[from, len): returns the row of the state
+ * reached (or of the DEAD state that stopped it), RUN_FULL or RUN_BUDGET. `misses` states
+ * were already built for this path.
+ */
+function run(table: usize, dfa: usize, s: usize, from: u32, path: usize, len: u32, misses: u32): usize {
+  const rows = dfa + load<u32>(dfa, D_ROWS_AT);
+  const classOf = dfa + D_CLASS_OF;
+  // Invariant: s is the state of path[0, i). At most len − from steps: one load each while
+  // cached, else one `step` (O(P)), at most MISS_BUDGET of those per path.
+  for (let i = from; i < len; i++) {
+    const c = <u32>load<u8>(path + i);
+    let t = <u32>load<u16>(rows + s + (<usize>load<u8>(classOf + c) << 1));
+    if ((t & DEAD) != 0) {
+      if (t == UNKNOWN) {
+        if (++misses > MISS_BUDGET) return RUN_BUDGET;
+        t = step(table, dfa, s, c);
+        if (t == UNKNOWN) return RUN_FULL;
+      }
+      if ((t & DEAD) != 0) return <usize>(t & ~DEAD) << 3;
+    }
+    s = <usize>t << 3;
+  }
+  return s;
+}
+
+/** The end verdicts of the lanes of the last `scanDfa4` (and of the last `scanDfa`, lane 0): per lane i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine. */
+export const LANE_ENDS: usize = memory.data(16 * LANES, 16);
+
+/** Copies the end verdict of the state at row offset s to lane k of LANE_ENDS. */
+@inline function endVerdict(dfa: usize, s: usize, k: u32): void {
+  const meta = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s);
+  memory.copy(LANE_ENDS + (<usize>k << 4), meta + M_END, 16);
+}
+
+/**
+ * Runs LANES paths (paths[k], lens[k]: u32 arrays) through the DFA at once: true with each
+ * end verdict in LANE_ENDS, or false (nothing to use) when one of them needs the cache
+ * flushed or spends MISS_BUDGET; the caller then judges each path on its own. While all
+ * the paths have bytes left, each step advances the four of them, whose loads do not
+ * depend on each other (a lane in a DEAD state stays there: its row leads back to itself);
+ * the rest of each path is read as `scanDfa` reads it.
+ */
+export function scanDfa4(table: usize, dfa: usize, paths: usize, lens: usize): bool {
+  if (!dfaEnabled(dfa)) return false;
+  const start = load<u32>(dfa, D_START);
+  const t = start != 0 ? start & 0xffff : startState(table, dfa);
+  if (t == UNKNOWN) return false;
+  store<u32>(dfa, load<u32>(dfa, D_PATHS) + LANES, D_PATHS);
+  const rows = dfa + load<u32>(dfa, D_ROWS_AT);
+  const classOf = dfa + D_CLASS_OF;
+  const p0 = <usize>load<u32>(paths);
+  const p1 = <usize>load<u32>(paths, 4);
+  const p2 = <usize>load<u32>(paths, 8);
+  const p3 = <usize>load<u32>(paths, 12);
+  const shortest = min(min(load<u32>(lens), load<u32>(lens, 4)), min(load<u32>(lens, 8), load<u32>(lens, 12)));
+  let s0 = <usize>(t & ~DEAD) << 3;
+  let s1 = s0;
+  let s2 = s0;
+  let s3 = s0;
+  // Bit k: lane k is in a DEAD state.
+  let dead: u32 = (t & DEAD) != 0 ? 15 : 0;
+  let misses: u32 = 0;
+  let i: u32 = 0;
+  // Invariant: s0‥s3 are the states of paths[k][0, i). At most `shortest` steps, each four
+  // loads while cached; a lane that misses builds its state (`step`), at most MISS_BUDGET
+  // in all; the loop ends early once every lane is DEAD.
+  for (; i < shortest && dead != 15; i++) {
+    const c0 = <u32>load<u8>(p0 + i);
+    const c1 = <u32>load<u8>(p1 + i);
+    const c2 = <u32>load<u8>(p2 + i);
+    const c3 = <u32>load<u8>(p3 + i);
+    let t0 = <u32>load<u16>(rows + s0 + (<usize>load<u8>(classOf + c0) << 1));
+    let t1 = <u32>load<u16>(rows + s1 + (<usize>load<u8>(classOf + c1) << 1));
+    let t2 = <u32>load<u16>(rows + s2 + (<usize>load<u8>(classOf + c2) << 1));
+    let t3 = <u32>load<u16>(rows + s3 + (<usize>load<u8>(classOf + c3) << 1));
+    if (((t0 | t1 | t2 | t3) & DEAD) != 0) {
+      // An UNKNOWN state is built here; entering a DEAD one marks its lane.
+      if (t0 == UNKNOWN) { if (++misses > MISS_BUDGET || (t0 = step(table, dfa, s0, c0)) == UNKNOWN) return false; }
+      if (t1 == UNKNOWN) { if (++misses > MISS_BUDGET || (t1 = step(table, dfa, s1, c1)) == UNKNOWN) return false; }
+      if (t2 == UNKNOWN) { if (++misses > MISS_BUDGET || (t2 = step(table, dfa, s2, c2)) == UNKNOWN) return false; }
+      if (t3 == UNKNOWN) { if (++misses > MISS_BUDGET || (t3 = step(table, dfa, s3, c3)) == UNKNOWN) return false; }
+      dead |= (t0 & DEAD) | ((t1 & DEAD) << 1) | ((t2 & DEAD) << 2) | ((t3 & DEAD) << 3);
+      t0 &= ~DEAD;
+      t1 &= ~DEAD;
+      t2 &= ~DEAD;
+      t3 &= ~DEAD;
+    }
+    s0 = <usize>t0 << 3;
+    s1 = <usize>t1 << 3;
+    s2 = <usize>t2 << 3;
+    s3 = <usize>t3 << 3;
+  }
+  // The rest of each live path, one lane at a time.
+  if ((dead & 1) == 0) { s0 = run(table, dfa, s0, i, p0, load<u32>(lens), misses); if (s0 >= RUN_BUDGET) return false; }
+  if ((dead & 2) == 0) { s1 = run(table, dfa, s1, i, p1, load<u32>(lens, 4), misses); if (s1 >= RUN_BUDGET) return false; }
+  if ((dead & 4) == 0) { s2 = run(table, dfa, s2, i, p2, load<u32>(lens, 8), misses); if (s2 >= RUN_BUDGET) return false; }
+  if ((dead & 8) == 0) { s3 = run(table, dfa, s3, i, p3, load<u32>(lens, 12), misses); if (s3 >= RUN_BUDGET) return false; }
+  endVerdict(dfa, s0, 0);
+  endVerdict(dfa, s1, 1);
+  endVerdict(dfa, s2, 2);
+  endVerdict(dfa, s3, 3);
+  return true;
 }
 
 /**
@@ -592,5 +604,6 @@ export function dfaInfo(dfa: usize, what: u32): u32 {
   if (load<u32>(dfa, D_ROWS_AT) == 0) return 0;
   if (what == 1) return load<u32>(dfa, D_FLUSHES);
   if (what == 2) return load<u32>(dfa, D_ENABLED);
+
   return load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
 }

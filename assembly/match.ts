@@ -46,7 +46,7 @@ import {
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
-import { dfaAllowLine, dfaAllowPrio, dfaBytesFor, dfaDisallowLine, dfaDisallowPrio, dfaEnabled, scanDfa } from './dfa';
+import { LANES, LANE_ENDS, dfaBytesFor, dfaEnabled, scanDfa, scanDfa4 } from './dfa';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -234,6 +234,83 @@ export function wildcardMatches(table: usize, rule: usize, path: usize, len: u32
  * `index` is the table's RuleIndex (indexTable).
  */
 export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
+  walkTrie(table, index, path, len);
+  let aPrio = bestAllowPrio;
+  let aLine = bestAllowLine;
+  let dPrio = bestDisallowPrio;
+  let dLine = bestDisallowLine;
+  const nodeCount = load<u32>(table, H_NODE_COUNT);
+  // Wildcard rules are sorted by priority descending. A rule below both bests can change
+  // nothing: an allow below dPrio never outranks the disallow, a disallow at or below
+  // aPrio never beats the allow. So the work stops at the first priority below both.
+  const count = load<u32>(index);
+  const firstBlock = index + I_HEADER;
+  const automaton = index + automatonOffset(load<u32>(index, 4), nodeCount);
+  if ((<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0 && automatonEnabled(automaton)) {
+    // Every wildcard rule at once (wildcards.ts); merged as the loop below would.
+    scanAutomaton(automaton, path, len);
+    if (matchedAllowPrio > aPrio || (matchedAllowPrio == aPrio && matchedAllowPrio >= 0 && matchedAllowLine < aLine)) {
+      aPrio = matchedAllowPrio;
+      aLine = matchedAllowLine;
+    }
+    if (matchedDisallowPrio > dPrio || (matchedDisallowPrio == dPrio && matchedDisallowPrio >= 0 && matchedDisallowLine < dLine)) {
+      dPrio = matchedDisallowPrio;
+      dLine = matchedDisallowLine;
+    }
+  } else if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0 && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
+    // Every wildcard rule at once (dfa.ts, its end verdict in lane 0); merged as the loop below would.
+    bestAllowPrio = aPrio; bestAllowLine = aLine; bestDisallowPrio = dPrio; bestDisallowLine = dLine;
+    return mergeLane(0);
+  } else if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
+    const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+    // Every condition of the RuleIndex holds for any path a rule matches, so a rule
+    // failing one is skipped; 16 rules are tested per block.
+    // (A predictable branch: it goes the same way for every URL of a table.)
+    const classes = ~(load<u16>(index, I_CLASS_COUNT) > 8 ? classSet(index, path, len, true) : classSet(index, path, len, false));
+    const notClasses0 = i8x16.splat(<u8>classes);
+    const notClasses1 = i8x16.splat(<u8>(classes >> 8));
+    const lenSplat = i8x16.splat(<u8>min<u32>(len, MIN_LENGTH_CAP));
+    // Past a short path these bytes are junk, but harmlessly so: a rule that tests
+    // path[k] or path[len − 1 − k] has at least k + 1 bytes, which minLength demands.
+    const second = i8x16.splat(load<u8>(path, 1));
+    const third = i8x16.splat(load<u8>(path, 2));
+    const last = i8x16.splat(load<u8>(path + len - 1));
+    const penult = i8x16.splat(load<u8>(path + len - 2));
+    const blocks = load<u32>(index, 4);
+    for (let b: u32 = 0; b < blocks; b++) {
+      const block = firstBlock + <usize>b * BLOCK_SIZE;
+      if (load<i32>(block, B_PRIOS) < max32(aPrio, dPrio)) break;
+      let candidates = blockCandidates(block, notClasses0, notClasses1, lenSplat, second, third, penult, last) & lanesBelow(count - (b << 4));
+      while (candidates != 0) {
+        const j = ctz(candidates);
+        candidates &= candidates - 1;
+        const prio = load<i32>(block + B_PRIOS + (<usize>j << 2));
+        if (prio < max32(aPrio, dPrio)) break;
+        const rule = wild + <usize>((b << 4) + j) * WILDCARD_SIZE;
+        const line = load<u32>(rule, W_LINE);
+        if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
+          if (prio < dPrio || prio < aPrio || (prio == aPrio && line >= aLine)) continue;
+          if (wildcardMatches(table, rule, path, len)) { aPrio = prio; aLine = line; }
+        } else {
+          if (prio <= aPrio || prio < dPrio || (prio == dPrio && line >= dLine)) continue;
+          if (wildcardMatches(table, rule, path, len)) { dPrio = prio; dLine = line; }
+        }
+      }
+    }
+  }
+
+  decidedLine = dPrio > aPrio ? dLine : aLine;
+  return dPrio > aPrio && dPrio > 0 ? 0 : 1;
+}
+
+// The best plain allow and disallow of the last walkTrie: priority (-1: none) and line.
+let bestAllowPrio: i32 = -1;
+let bestAllowLine: u32 = 0;
+let bestDisallowPrio: i32 = -1;
+let bestDisallowLine: u32 = 0;
+
+/** Walks the trie of plain rules along path[0, len): the best prefix and exact rules into bestAllowPrio‥bestDisallowLine. */
+function walkTrie(table: usize, index: usize, path: usize, len: u32): void {
   const walk = index + walkOffset(load<u32>(index, 4));
   const nodes = table + load<u32>(table, H_NODES_OFFSET);
   // The root's step, taken without a lookup when it can only go to "/" (about 6 ns of
@@ -279,85 +356,95 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   // exact rules when the path ends there.
   const nodeCount = load<u32>(table, H_NODE_COUNT);
   const reach = walk + <usize>nodeCount * WALK_SIZE + (node - walk) / WALK_SIZE * REACH_SIZE;
-  let aPrio = load<i32>(reach, R_ALLOW_PRIO);
-  let aLine = load<u32>(reach, R_ALLOW_LINE);
-  let dPrio = load<i32>(reach, R_DISALLOW_PRIO);
-  let dLine = load<u32>(reach, R_DISALLOW_LINE);
+  bestAllowPrio = load<i32>(reach, R_ALLOW_PRIO);
+  bestAllowLine = load<u32>(reach, R_ALLOW_LINE);
+  bestDisallowPrio = load<i32>(reach, R_DISALLOW_PRIO);
+  bestDisallowLine = load<u32>(reach, R_DISALLOW_LINE);
   if (pos == len) {
     const tableNode = nodes + (node - walk);
     let line = load<u32>(tableNode, N_EXACT_ALLOW);
-    if (line) { aPrio = <i32>pos + 1; aLine = line; }
+    if (line) { bestAllowPrio = <i32>pos + 1; bestAllowLine = line; }
     line = load<u32>(tableNode, N_EXACT_DISALLOW);
-    if (line) { dPrio = <i32>pos + 1; dLine = line; }
+    if (line) { bestDisallowPrio = <i32>pos + 1; bestDisallowLine = line; }
   }
+}
 
-  // Wildcard rules are sorted by priority descending. A rule below both bests can change
-  // nothing: an allow below dPrio never outranks the disallow, a disallow at or below
-  // aPrio never beats the allow. So the work stops at the first priority below both.
-  const count = load<u32>(index);
-  const firstBlock = index + I_HEADER;
-  const automaton = index + automatonOffset(load<u32>(index, 4), nodeCount);
-  if ((<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0 && automatonEnabled(automaton)) {
-    // Every wildcard rule at once (wildcards.ts); merged as the loop below would.
-    scanAutomaton(automaton, path, len);
-    if (matchedAllowPrio > aPrio || (matchedAllowPrio == aPrio && matchedAllowPrio >= 0 && matchedAllowLine < aLine)) {
-      aPrio = matchedAllowPrio;
-      aLine = matchedAllowLine;
-    }
-    if (matchedDisallowPrio > dPrio || (matchedDisallowPrio == dPrio && matchedDisallowPrio >= 0 && matchedDisallowLine < dLine)) {
-      dPrio = matchedDisallowPrio;
-      dLine = matchedDisallowLine;
-    }
-  } else if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0 && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
-    // Every wildcard rule at once (dfa.ts); merged as the loop below would.
-    if (dfaAllowPrio > aPrio || (dfaAllowPrio == aPrio && dfaAllowPrio >= 0 && dfaAllowLine < aLine)) {
-      aPrio = dfaAllowPrio;
-      aLine = dfaAllowLine;
-    }
-    if (dfaDisallowPrio > dPrio || (dfaDisallowPrio == dPrio && dfaDisallowPrio >= 0 && dfaDisallowLine < dLine)) {
-      dPrio = dfaDisallowPrio;
-      dLine = dfaDisallowLine;
-    }
-  } else if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
-    const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
-    // Every condition of the RuleIndex holds for any path a rule matches, so a rule
-    // failing one is skipped; 16 rules are tested per block.
-    // (A predictable branch: it goes the same way for every URL of a table.)
-    const classes = ~(load<u16>(index, I_CLASS_COUNT) > 8 ? classSet(index, path, len, true) : classSet(index, path, len, false));
-    const notClasses0 = i8x16.splat(<u8>classes);
-    const notClasses1 = i8x16.splat(<u8>(classes >> 8));
-    const lenSplat = i8x16.splat(<u8>min<u32>(len, MIN_LENGTH_CAP));
-    // Past a short path these bytes are junk, but harmlessly so: a rule that tests
-    // path[k] or path[len − 1 − k] has at least k + 1 bytes, which minLength demands.
-    const second = i8x16.splat(load<u8>(path, 1));
-    const third = i8x16.splat(load<u8>(path, 2));
-    const last = i8x16.splat(load<u8>(path + len - 1));
-    const penult = i8x16.splat(load<u8>(path + len - 2));
-    const blocks = load<u32>(index, 4);
-    for (let b: u32 = 0; b < blocks; b++) {
-      const block = firstBlock + <usize>b * BLOCK_SIZE;
-      if (load<i32>(block, B_PRIOS) < max32(aPrio, dPrio)) break;
-      let candidates = blockCandidates(block, notClasses0, notClasses1, lenSplat, second, third, penult, last) & lanesBelow(count - (b << 4));
-      while (candidates != 0) {
-        const j = ctz(candidates);
-        candidates &= candidates - 1;
-        const prio = load<i32>(block + B_PRIOS + (<usize>j << 2));
-        if (prio < max32(aPrio, dPrio)) break;
-        const rule = wild + <usize>((b << 4) + j) * WILDCARD_SIZE;
-        const line = load<u32>(rule, W_LINE);
-        if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
-          if (prio < dPrio || prio < aPrio || (prio == aPrio && line >= aLine)) continue;
-          if (wildcardMatches(table, rule, path, len)) { aPrio = prio; aLine = line; }
-        } else {
-          if (prio <= aPrio || prio < dPrio || (prio == dPrio && line >= dLine)) continue;
-          if (wildcardMatches(table, rule, path, len)) { dPrio = prio; dLine = line; }
-        }
-      }
-    }
-  }
 
+
+/**
+ * Merges lane k of the DFA's end verdicts (dfa.ts LANE_ENDS) into the bests of walkTrie
+ * (ties: the earlier line, as the rule-by-rule loop ranks them) and returns the verdict,
+ * setting decidedLine.
+ */
+function mergeLane(k: u32): u32 {
+  const ends = LANE_ENDS + (<usize>k << 4);
+  let aPrio = bestAllowPrio;
+  let aLine = bestAllowLine;
+  let dPrio = bestDisallowPrio;
+  let dLine = bestDisallowLine;
+  const allowPrio = load<i32>(ends);
+  const allowLine = load<u32>(ends, 4);
+  const disallowPrio = load<i32>(ends, 8);
+  const disallowLine = load<u32>(ends, 12);
+  if (allowPrio > aPrio || (allowPrio == aPrio && allowPrio >= 0 && allowLine < aLine)) { aPrio = allowPrio; aLine = allowLine; }
+  if (disallowPrio > dPrio || (disallowPrio == dPrio && disallowPrio >= 0 && disallowLine < dLine)) { dPrio = disallowPrio; dLine = disallowLine; }
   decidedLine = dPrio > aPrio ? dLine : aLine;
   return dPrio > aPrio && dPrio > 0 ? 0 : 1;
+}
+
+// Paths waiting for decideQueued: up to LANES (u32 address, length and output slot each).
+const QUEUE_PATHS: usize = memory.data(4 * LANES, 16);
+const QUEUE_LENGTHS: usize = memory.data(4 * LANES, 16);
+const QUEUE_SLOTS: usize = memory.data(4 * LANES, 16);
+let queued: u32 = 0;
+
+/**
+ * Whether the batch loops should queue this table's paths (queuePath, decideQueued): it
+ * matches through the DFA (dfa.ts), whose four-lane scan overlaps four paths' loads.
+ */
+export function queues(table: usize, index: usize): bool {
+  const count = load<u32>(index);
+  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) == 0) return false;
+  return dfaEnabled(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+}
+
+/**
+ * Queues path[0, len) for decideQueued, its verdict to go to output slot `slot`; true when
+ * the queue is full. The path's bytes must stay in place until decideQueued runs.
+ */
+@inline export function queuePath(path: usize, len: u32, slot: u32): bool {
+  const k = <usize>queued << 2;
+  store<u32>(QUEUE_PATHS + k, <u32>path);
+  store<u32>(QUEUE_LENGTHS + k, len);
+  store<u32>(QUEUE_SLOTS + k, slot);
+  queued++;
+  return queued == LANES;
+}
+
+/**
+ * Decides the queued paths as `decide` would, four at once through scanDfa4 when the queue
+ * is full (else, or when the DFA cannot take them, one by one), and empties the queue:
+ * verdicts to out[slot], deciding lines to linesOut[slot] when linesOut is not 0.
+ */
+export function decideQueued(table: usize, index: usize, out: usize, linesOut: usize): void {
+  const n = queued;
+  queued = 0;
+  const dfa = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
+  const together = n == LANES && scanDfa4(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS);
+  for (let k: u32 = 0; k < n; k++) {
+    const path = <usize>load<u32>(QUEUE_PATHS + (<usize>k << 2));
+    const len = load<u32>(QUEUE_LENGTHS + (<usize>k << 2));
+    const slot = <usize>load<u32>(QUEUE_SLOTS + (<usize>k << 2));
+    let verdict: u32;
+    if (together) {
+      walkTrie(table, index, path, len);
+      verdict = mergeLane(k);
+    } else {
+      verdict = decide(table, index, path, len);
+    }
+    store<u8>(out + slot, verdict);
+    if (linesOut != 0) store<u32>(linesOut + (slot << 2), decidedLine);
+  }
 }
 
 /**

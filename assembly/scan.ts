@@ -94,42 +94,6 @@ const SPECIAL_HI: usize = memory.data<u8>([
 const LINE_LO: usize = memory.data<u8>([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0]);
 
 /**
- * Index of the first byte in p[from, end) of the set the nibble tables `lo`, `hi` describe
- * (byte c is in it when hi[c >> 4] & lo[c & 15] != 0), or `end`. Two table lookups
- * (swizzle) per 16 bytes; reads up to 15 bytes past `end`.
- */
-@inline export function findInSet(p: usize, from: u32, end: u32, lo: v128, hi: v128): u32 {
-  // Invariant: p[from, i) holds no byte of the set. At most ⌈(end − from) / 16⌉ steps.
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const hit = v128.and(i8x16.swizzle(hi, i8x16.shr_u(v, 4)), i8x16.swizzle(lo, v128.and(v, i8x16.splat(15))));
-    const mask = ~<u32>i8x16.bitmask(i8x16.eq(hit, i8x16.splat(0))) & lanesBelow(end - i);
-    if (mask != 0) return i + ctz(mask);
-  }
-  return end;
-}
-
-/**
- * Index of the first i in [from, end) where p[i], p[i + 1] is a pair of the groups the
- * nibble tables describe (p[i] in group g when hi1[p[i] >> 4] & lo1[p[i] & 15] has bit g,
- * p[i + 1] likewise with lo2, hi2), or `end`. Four table lookups per 16 starts; reads up
- * to 16 bytes past `end`.
- */
-@inline export function findPair(p: usize, from: u32, end: u32, lo1: v128, hi1: v128, lo2: v128, hi2: v128): u32 {
-  const nibble = i8x16.splat(15);
-  // Invariant: no pair starts in [from, i). At most ⌈(end − from) / 16⌉ steps.
-  for (let i = from; i < end; i += 16) {
-    const v = v128.load(p + i);
-    const w = v128.load(p + i + 1);
-    const first = v128.and(i8x16.swizzle(hi1, i8x16.shr_u(v, 4)), i8x16.swizzle(lo1, v128.and(v, nibble)));
-    const second = v128.and(i8x16.swizzle(hi2, i8x16.shr_u(w, 4)), i8x16.swizzle(lo2, v128.and(w, nibble)));
-    const mask = ~<u32>i8x16.bitmask(i8x16.eq(v128.and(first, second), i8x16.splat(0))) & lanesBelow(end - i);
-    if (mask != 0) return i + ctz(mask);
-  }
-  return end;
-}
-
-/**
  * Index of the first byte in p[from, end) that ends the path ('#', or NUL with
  * SPECIAL_NUL) or that the URL normalization would rewrite (per `special`), or `end`.
  * When it returns `end` or a path end, the path is already in its normalized form and
@@ -139,5 +103,13 @@ const LINE_LO: usize = memory.data<u8>([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1
   const row = <usize>(special & ~SPECIAL_LINE) << 4;
   const line = (special & SPECIAL_LINE) != 0 ? v128.load(LINE_LO) : i8x16.splat(0);
   const lo = v128.or(v128.load(SPECIAL_LO + row), line);
-  return findInSet(p, from, end, lo, v128.load(SPECIAL_HI + row));
+  const hi = v128.load(SPECIAL_HI + row);
+  // Invariant: p[from, i) holds no byte of the class. At most ⌈(end − from) / 16⌉ steps.
+  for (let i = from; i < end; i += 16) {
+    const v = v128.load(p + i);
+    const hit = v128.and(i8x16.swizzle(hi, i8x16.shr_u(v, 4)), i8x16.swizzle(lo, v128.and(v, i8x16.splat(15))));
+    const mask = ~<u32>i8x16.bitmask(i8x16.eq(hit, i8x16.splat(0))) & lanesBelow(end - i);
+    if (mask != 0) return i + ctz(mask);
+  }
+  return end;
 }
