@@ -1,6 +1,9 @@
 // The Wasm ABI: plain numbers in and out, one call per batch; layouts in src/table/abi.ts, regions in src/wasm/memory.ts.
-import { decide, decidedLine, collectMatches as collect } from './match';
-export { automatonStates, indexBytes, indexBytesFor, indexTable } from './rule-index';
+import { decide, decidedLine, decideQueued, queuePath, queues, collectMatches as collect } from './match';
+export { automatonStates, dfaStatus, indexBytes, indexBytesFor, indexTable } from './rule-index';
+export { useDfa } from './dfa';
+/** Wildcard rules from which a table gets the DFA (a diagnostic for tests). */
+export { DFA_MIN_RULES as dfaMinRules } from './dfa';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { PREPARE_FLAGS, forgetOrigin, isPlainOnOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';
@@ -53,23 +56,49 @@ let lineEndAt: u32 = 0;
 let lineLength: u32 = 0;
 
 /**
- * Judges the line of input[0, len) starting at `start`: 1 allow, 0 disallow, or NOT_YET
- * when it has no '\n' and `final` is 0. Sets lineEndAt and lineLength. Most lines take
+ * Prepares the line of input[0, len) starting at `start` (pathPtr, pathLen): false when it
+ * has no '\n' and `final` is 0. Sets lineEndAt and lineLength. Most lines take
  * prepareLine's single pass; the rest are split first and then prepared.
  */
-@inline function judgeLine(table: usize, index: usize, flags: u32, input: usize, start: u32, len: u32, final: u32, scratch: usize): u32 {
+@inline function prepareLineAt(flags: u32, input: usize, start: u32, len: u32, final: u32, scratch: usize): bool {
   const fast = prepareLine(input + start, len - start, flags);
   if (fast >= 0) {
     lineEndAt = start + <u32>fast;
     lineLength = <u32>fast;
-    return judgePrepared(table, index, flags);
+    return true;
   }
   const nl = findNewline(input, start, len);
-  if (nl == len && final == 0) return NOT_YET;
+  if (nl == len && final == 0) return false;
   const end = lineEnd(input, start, nl);
   lineEndAt = nl;
   lineLength = end - start;
-  return judge(table, index, flags, input + start, end - start, scratch);
+  preparePath(input + start, end - start, scratch, flags);
+  return true;
+}
+
+/**
+ * Judges the line of input[0, len) starting at `start`: 1 allow, 0 disallow, or NOT_YET
+ * when it has no '\n' and `final` is 0. Sets lineEndAt and lineLength.
+ */
+@inline function judgeLine(table: usize, index: usize, flags: u32, input: usize, start: u32, len: u32, final: u32, scratch: usize): u32 {
+  if (!prepareLineAt(flags, input, start, len, final, scratch)) return NOT_YET;
+  return judgePrepared(table, index, flags);
+}
+
+/**
+ * The prepared path (pathPtr, pathLen) judged into out[slot] (and its line into
+ * linesOut[slot]) now, or queued for decideQueued when its bytes lie in
+ * input[0, inputEnd) and so stay put (a path rewritten into scratch does not).
+ */
+@inline function judgeOrQueue(table: usize, index: usize, flags: u32, input: usize, inputEnd: usize, slot: u32, out: usize, linesOut: usize): void {
+  if ((flags & FLAG_IMPLICIT_ROBOTS_TXT) == 0 || !isRobotsTxtPath(pathPtr, pathLen)) {
+    if (pathPtr >= input && pathPtr + pathLen <= inputEnd) {
+      if (queuePath(pathPtr, pathLen, slot)) decideQueued(table, index, out, linesOut);
+      return;
+    }
+  }
+  store<u8>(out + slot, judgePrepared(table, index, flags));
+  if (linesOut != 0) store<u32>(linesOut + (<usize>slot << 2), decidedLine);
 }
 
 /**
@@ -82,6 +111,17 @@ export function matchUrls(table: usize, index: usize, input: usize, lengths: usi
   forgetOrigin();
   const flags = <u32>load<u16>(table, H_FLAGS);
   let url = input;
+  if (queues(table, index)) {
+    // Four paths at a time through the DFA (match.ts decideQueued).
+    for (let i: u32 = 0; i < count; i++) {
+      const len = load<u32>(lengths + (<usize>i << 2));
+      preparePath(url, len, scratch, flags);
+      judgeOrQueue(table, index, flags, url, url + len, i, out, linesOut);
+      url += len;
+    }
+    decideQueued(table, index, out, linesOut);
+    return;
+  }
   for (let i: u32 = 0; i < count; i++) {
     const len = load<u32>(lengths + (<usize>i << 2));
     store<u8>(out + i, judge(table, index, flags, url, len, scratch));
@@ -191,6 +231,17 @@ export function matchLines(table: usize, index: usize, input: usize, len: u32, o
   const flags = <u32>load<u16>(table, H_FLAGS);
   let start: u32 = 0;
   let n: u32 = 0;
+  if (queues(table, index)) {
+    // Four paths at a time through the DFA (match.ts decideQueued).
+    while (start < len && prepareLineAt(flags, input, start, len, final, scratch)) {
+      judgeOrQueue(table, index, flags, input, input + len, n, out, linesOut);
+      n++;
+      start = lineEndAt + 1;
+    }
+    decideQueued(table, index, out, linesOut);
+    consumedBytes = start < len ? start : len;
+    return n;
+  }
   while (start < len) {
     const verdict = judgeLine(table, index, flags, input, start, len, final, scratch);
     if (verdict == NOT_YET) break;

@@ -28,6 +28,11 @@
 // 16 bytes). Only the rules passing them all are matched for real: 0.26 per URL on the
 // bench's 100-rule file (0.75 with byte classes only), and on the corpus's real URLs
 // 0.34 rules per URL that then fail to match (0.46 with byte classes only).
+//
+// Tables with many wildcard rules skip the prefilter: a crowd sharing a prefix goes
+// through the Aho–Corasick automaton of wildcards.ts, any other table with DFA_MIN_RULES
+// or more through the lazy DFA of dfa.ts; both find the same best allow and disallow as
+// the loop below, which stays the fallback.
 
 import { equalBytes, lanesBelow } from './scan';
 import {
@@ -43,6 +48,7 @@ import { walkTrie } from './trie-walk';
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
+import { LANES, LANE_ENDS, dfaBytesFor, dfaEnabled, scanDfa, scanDfa4 } from './dfa';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -222,7 +228,6 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   let dPrio = load<i32>(best, R_DISALLOW_PRIO);
   let dLine = load<u32>(best, R_DISALLOW_LINE);
   const nodeCount = load<u32>(table, H_NODE_COUNT);
-
   // Wildcard rules are sorted by priority descending. A rule below both bests can change
   // nothing: an allow below dPrio never outranks the disallow, a disallow at or below
   // aPrio never beats the allow. So the work stops at the first priority below both.
@@ -240,6 +245,9 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
       dPrio = matchedDisallowPrio;
       dLine = matchedDisallowLine;
     }
+  } else if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0 && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
+    // Every wildcard rule at once (dfa.ts, its end verdict in lane 0); merged as the loop below would.
+    return mergeLane(0, best);
   } else if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
     const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
     // Every condition of the RuleIndex holds for any path a rule matches, so a rule
@@ -280,6 +288,81 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
 
   decidedLine = dPrio > aPrio ? dLine : aLine;
   return dPrio > aPrio && dPrio > 0 ? 0 : 1;
+}
+
+/**
+ * Merges lane k of the DFA's end verdicts (dfa.ts LANE_ENDS) into the plain rules' bests
+ * (`best`, walkTrie's record; ties: the earlier line, as the rule-by-rule loop ranks them)
+ * and returns the verdict, setting decidedLine.
+ */
+function mergeLane(k: u32, best: usize): u32 {
+  const ends = LANE_ENDS + (<usize>k << 4);
+  let aPrio = load<i32>(best, R_ALLOW_PRIO);
+  let aLine = load<u32>(best, R_ALLOW_LINE);
+  let dPrio = load<i32>(best, R_DISALLOW_PRIO);
+  let dLine = load<u32>(best, R_DISALLOW_LINE);
+  const allowPrio = load<i32>(ends);
+  const allowLine = load<u32>(ends, 4);
+  const disallowPrio = load<i32>(ends, 8);
+  const disallowLine = load<u32>(ends, 12);
+  if (allowPrio > aPrio || (allowPrio == aPrio && allowPrio >= 0 && allowLine < aLine)) { aPrio = allowPrio; aLine = allowLine; }
+  if (disallowPrio > dPrio || (disallowPrio == dPrio && disallowPrio >= 0 && disallowLine < dLine)) { dPrio = disallowPrio; dLine = disallowLine; }
+  decidedLine = dPrio > aPrio ? dLine : aLine;
+  return dPrio > aPrio && dPrio > 0 ? 0 : 1;
+}
+
+// Paths waiting for decideQueued: up to LANES (u32 address, length and output slot each).
+const QUEUE_PATHS: usize = memory.data(4 * LANES, 16);
+const QUEUE_LENGTHS: usize = memory.data(4 * LANES, 16);
+const QUEUE_SLOTS: usize = memory.data(4 * LANES, 16);
+let queued: u32 = 0;
+
+/**
+ * Whether the batch loops should queue this table's paths (queuePath, decideQueued): it
+ * matches through the DFA (dfa.ts), whose four-lane scan overlaps four paths' loads.
+ */
+export function queues(table: usize, index: usize): bool {
+  const count = load<u32>(index);
+  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) == 0) return false;
+  return dfaEnabled(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+}
+
+/**
+ * Queues path[0, len) for decideQueued, its verdict to go to output slot `slot`; true when
+ * the queue is full. The path's bytes must stay in place until decideQueued runs.
+ */
+@inline export function queuePath(path: usize, len: u32, slot: u32): bool {
+  const k = <usize>queued << 2;
+  store<u32>(QUEUE_PATHS + k, <u32>path);
+  store<u32>(QUEUE_LENGTHS + k, len);
+  store<u32>(QUEUE_SLOTS + k, slot);
+  queued++;
+  return queued == LANES;
+}
+
+/**
+ * Decides the queued paths as `decide` would, four at once through scanDfa4 when the queue
+ * is full (else, or when the DFA cannot take them, one by one), and empties the queue:
+ * verdicts to out[slot], deciding lines to linesOut[slot] when linesOut is not 0.
+ */
+export function decideQueued(table: usize, index: usize, out: usize, linesOut: usize): void {
+  const n = queued;
+  queued = 0;
+  const dfa = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
+  const together = n == LANES && scanDfa4(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS);
+  for (let k: u32 = 0; k < n; k++) {
+    const path = <usize>load<u32>(QUEUE_PATHS + (<usize>k << 2));
+    const len = load<u32>(QUEUE_LENGTHS + (<usize>k << 2));
+    const slot = <usize>load<u32>(QUEUE_SLOTS + (<usize>k << 2));
+    let verdict: u32;
+    if (together) {
+      verdict = mergeLane(k, walkTrie(table, index, path, len));
+    } else {
+      verdict = decide(table, index, path, len);
+    }
+    store<u8>(out + slot, verdict);
+    if (linesOut != 0) store<u32>(linesOut + (slot << 2), decidedLine);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 // The host only places it (src/table/abi.ts, RuleIndex); its layout is this file's own.
 
 import { automatonBytesFor, automatonStateCount, buildAutomaton } from './wildcards';
+import { buildDfa, dfaBytesFor, dfaInfo } from './dfa';
 import {
   H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW,
@@ -56,7 +57,8 @@ import {
 //    … depth[nodeCount], u32 each: path bytes from the root to the node (built with reach)
 //    … at the next multiple of 16 (automatonOffset): the wildcard automaton's region,
 //      automatonBytesFor bytes (0 without FLAG_WILDCARD_AUTOMATON), laid out by
-//      assembly/wildcards.ts
+//      assembly/wildcards.ts, or else the DFA's, dfaBytesFor bytes (0 below
+//      DFA_MIN_RULES wildcard rules), laid out by assembly/dfa.ts; never both
 export const I_HEADER: u32 = 176;
 export const I_SLASH_NODE: u32 = 8;
 export const I_SINGLES: u32 = 12;
@@ -153,7 +155,8 @@ export const COMPACT_NODES: u32 = 8192;
  * nodes, segments, pool bytes).
  */
 export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
-  return automatonOffset(blockCount(wildcardCount), nodeCount) + automatonBytesFor(flags, wildcardCount, segmentCount, poolLength);
+  // One region at automatonOffset: the Aho–Corasick automaton or the DFA, never both.
+  return automatonOffset(blockCount(wildcardCount), nodeCount) + automatonBytesFor(flags, wildcardCount, segmentCount, poolLength) + dfaBytesFor(flags, wildcardCount);
 }
 
 /** Bytes `indexTable` writes for `table`. */
@@ -357,9 +360,11 @@ export function indexTable(table: usize, index: usize): void {
     }
   }
 
-  // The wildcard automaton, when the table gets one.
+  // The wildcard automaton or the DFA, when the table gets one.
   const region = automatonOffset(blocks, nodeCount);
-  buildAutomaton(table, index + region, indexBytes(table) - region);
+  const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count);
+  if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
+  else buildAutomaton(table, index + region, indexBytes(table) - region);
 }
 
 /** Sets `bit` for byte c in the nibble tables at `low` and `high`. */
@@ -375,4 +380,13 @@ export function indexTable(table: usize, index: usize): void {
 export function automatonStates(table: usize, index: usize): u32 {
   if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) == 0) return 0;
   return automatonStateCount(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+}
+
+/**
+ * The DFA of `table`'s RuleIndex at `index` (dfa.ts): its cached states (`what` 0), its
+ * flushes (1), whether it is in use (2); 0 when the table has none.
+ */
+export function dfaStatus(table: usize, index: usize, what: u32): u32 {
+  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return 0;
+  return dfaInfo(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)), what);
 }

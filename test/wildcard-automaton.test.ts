@@ -6,7 +6,8 @@
 // pieces, anchored rules, plain rules and empty patterns, over a small alphabet so that
 // pieces overlap, repeat and nest. Each table is checked three ways: the flag is set, the
 // module built an automaton for it, and every URL gets the reference's verdict and line
-// (and the same answer from the table with the flag cleared, the rule-by-rule path).
+// (and the same answer from the table with the flag cleared: no automaton, so the DFA of
+// assembly/dfa.ts or, below its threshold, the rule-by-rule path).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AgentMatcher, Robots, type Profile } from '../src/index.js';
@@ -37,7 +38,7 @@ function automatonStates(table: Uint8Array): number {
   return exports.automatonStates(at, indexAt);
 }
 
-/** `table` with FLAG_WILDCARD_AUTOMATON cleared: the same rules, matched one by one. */
+/** `table` with FLAG_WILDCARD_AUTOMATON cleared: the same rules, matched without the automaton. */
 function withoutAutomaton(table: Uint8Array): Uint8Array {
   const copy = table.slice();
   const view = new DataView(copy.buffer);
@@ -89,7 +90,7 @@ function check(body: string, urls: readonly string[], profile: Profile): void {
     const want = ref.explain(full[i]!, 'bot');
     const got = { allowed: decided.verdicts[i] === 1, line: decided.lines[i] };
     const plain = { allowed: oneByOne.verdicts[i] === 1, line: oneByOne.lines[i] };
-    for (const [path, answer] of [['automaton', got], ['rule by rule', plain]] as const) {
+    for (const [path, answer] of [['automaton', got], ['without the automaton', plain]] as const) {
       if (answer.allowed !== want.allowed || answer.line !== want.line) {
         throw new Error(`${path} disagrees with the reference\n  profile: ${profile}\n  url: ${full[i]}\n  body: ${JSON.stringify(body)}\n  expected: ${JSON.stringify({ allowed: want.allowed, line: want.line })}\n  got: ${JSON.stringify(answer)}`);
       }

@@ -103,8 +103,8 @@ export const ROW_COLUMN_BYTES = 32;
 // RULE_INDEX_ALIGN-aligned address with SIMD_SLACK readable bytes after, sized by the
 // module's `indexBytesFor(flags, wildcardCount, nodeCount, segmentCount, poolLength)`
 // (header fields of the table), so the layout can change without the host knowing it. The
-// module writes to it while matching (the wildcard automaton's stamps): one RuleIndex
-// serves one thread.
+// module writes to it while matching (the wildcard automaton's stamps, the wildcard DFA's
+// states): one RuleIndex serves one thread.
 export const RULE_INDEX_ALIGN = 16;
 
 // Output rows (`formatLines`, `formatSpans`), one per judged line, options a bit set:

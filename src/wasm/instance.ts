@@ -16,6 +16,12 @@ export interface WasmExports {
   indexTable(table: number, index: number): void;
   /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
   automatonStates(table: number, index: number): number;
+  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2); 0: none (a diagnostic). */
+  dfaStatus(table: number, index: number, what: number): number;
+  /** Wildcard rules from which a table gets the DFA (assembly/dfa.ts DFA_MIN_RULES). */
+  readonly dfaMinRules: WebAssembly.Global;
+  /** Turns the wildcard DFA on (1, the default) or off (0) for every table of this instance: rule by rule, same verdicts. */
+  useDfa(on: number): void;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
   matchUrls(table: number, index: number, input: number, lengths: number, count: number, out: number, linesOut: number, scratch: number): void;
   /** Judges one URL when it is plainly on the origin at `origin`, else returns MATCH_NOT_PLAIN (abi.ts). */

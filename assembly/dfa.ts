@@ -1,0 +1,609 @@
+// Every wildcard rule of a table as one lazily built DFA: one table load per path byte, whatever the number of rules.
+//
+// Why: matching wildcard rules one at a time (match.ts) costs a prefilter per block of 16
+// rules plus a scan per candidate rule, so a shop's 60 facet and locale rules cost several
+// times the URL's own preparation. Here a path byte costs one class lookup and one
+// transition load, and `scanDfa4` reads four paths at once, so that the four chains of
+// dependent loads overlap instead of each waiting on its own.
+//
+// The NFA. A rule `s0*s1*…*sk[$]` is a chain of positions, one per piece byte, then an end
+// position: MATCH (the rule has matched; it never enters a state) or, for an anchored rule,
+// FINAL (the rule matches when the path ends here). A position of s0 expects its byte and
+// dies otherwise (s0 is anchored at the path's start); the first position of a later
+// piece is a LOOP: it stays (the `*` before it) and moves on when its byte comes; other
+// positions move on or die. A rule with an empty anchored last piece after a `*` (`/a*$`)
+// ends in MATCH: `*$` accepts any rest.
+//
+// A DFA state is a set of positions plus the best allow and disallow matched so far
+// (priority, then earliest line, as match.ts's loop ranks them); two pruning rules keep
+// sets small without changing any verdict:
+//   - greedy placement: once a rule has a position in piece i, its positions in earlier
+//     pieces are dropped. Whatever the earlier ones could still reach, the LOOP of piece i
+//     reaches from here (leftmost placement is always safe for `*`-only globs, match.ts);
+//   - priorities: a rule that can no longer become the best of its kind, or beat the
+//     other kind's best, is dropped (allow wins ties, match.ts `decide`).
+// Each state also holds its end verdict: its bests plus the FINAL positions it holds.
+//
+// Lazily: states are built on first use into a bounded cache in the RuleIndex (the RE2
+// "hybrid DFA" idea). A state is a row of u16 transitions, one per byte class, kept apart
+// from its set and verdicts so that the rows a workload uses stay in the first-level
+// cache. A transition is the target row's offset / 8 (a multiple of 2), its bit 0 set
+// when the target is DEAD (it holds no position: no later byte changes the verdict; a
+// single scan stops there, and the row of a DEAD state leads back to itself, so the lanes
+// of scanDfa4 can keep stepping), 0xffff while UNKNOWN (not built yet).
+//
+// Bounds. A path of L bytes costs at most L transitions. Building
+// one state costs O(P) for P positions (the set is produced in order: no sort), so a path
+// costs O(L × P) when every step misses; a path may build at most MISS_BUDGET states, after
+// which `scanDfa` gives up and match.ts judges the path rule by rule (linear: O(L + W × L)
+// for W rules). When the cache is full it is emptied and the path starts again once; a
+// table whose cache fills STRIKE_LIMIT times in a row having built more than one state per
+// PATHS_PER_STATE paths stops using the DFA (its workload builds states faster than it
+// reuses them, and building costs far more than matching rule by rule). So a path
+// costs O(L + MISS_BUDGET × P) plus, at worst, the rule-by-rule fallback, and the region
+// never grows. Verdicts never depend on which path is taken: both are exact.
+//
+// Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
+// wildcard rule, at most DFA_CAP: sized from the table's header so the host can place the
+// RuleIndex), only for tables with DFA_MIN_RULES wildcard rules or more and no
+// FLAG_WILDCARD_AUTOMATON (the Aho–Corasick automaton of wildcards.ts serves crowds of
+// hundreds of facet rules sharing a prefix, whose sets would be large here). When the
+// positions leave less than DFA_MIN_ARENA bytes for states, the DFA stays off.
+//
+// Region layout (offsets from its 16-aligned start):
+//    0 u32 enabled        1: scanDfa may be used; 0: never built, or given up
+//    4 u32 classCount     transitions per row
+//    8 u32 positionCount  P
+//   12 u32 rowBytes       2 × classCount + 4 (the meta link), rounded up to 16
+//   16 u32 rowsAt         first row (rows grow up from here) …
+//   20 u32 rowsNext       … to here
+//   24 u32 metaNext       meta records grow down from here …
+//   28 u32 arenaEnd       … from the region's end
+//   32 u32 start          the start state's transition | 0x10000 (0: not built yet)
+//   36 u32 strikes        flushes in a row that came too soon (PATHS_PER_STATE)
+//   40 u32 paths          paths scanned since the last flush
+//   56 u32 flushes        flushes so far (a diagnostic)
+//   44 u32 posAt          POS[P]
+//   48 u32 hashAt         u32 heads[HASH_SLOTS]: row offset + 1 of a state, chained through M_NEXT
+//   52 u32 scratchAt      u16[2P + 2]: the set being built
+//   64 u8 classOf[256]    byte → its class (0: a byte no piece has)
+// POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
+//                5 u8 kind (FIRST, LOOP, INNER, FINAL, MATCH), 6 u16 piece
+// Row (rowBytes, at rowsAt + s, s < ROWS_CAP): u16 transition[classCount], then at
+//   rowBytes − 4 the u32 offset of the state's meta record
+// Meta: 0 u32 next (row offset + 1 of the next state in the hash chain, 0: none),
+//   4 u32 hash, 8 u32 setLength, 12 u32 flags (DEAD),
+//   16 i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine (the bests so far),
+//   32 i32 endAllowPrio, u32 endAllowLine, i32 endDisallowPrio, u32 endDisallowLine,
+//   48 u16 set[setLength] (positions, ascending), padded to 16
+
+import {
+  KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
+  W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+} from './table';
+
+/** Wildcard rules from which a table gets the DFA (below, the prefilter of match.ts is cheaper). */
+export const DFA_MIN_RULES: u32 = 32;
+/** Region bytes: DFA_BASE + DFA_PER_RULE × wildcard rules, at most DFA_CAP. */
+export const DFA_BASE: u32 = 64 << 10;
+export const DFA_PER_RULE: u32 = 8 << 10;
+export const DFA_CAP: u32 = 512 << 10;
+/** Least arena left for states, else no DFA. */
+const DFA_MIN_ARENA: u32 = 32 << 10;
+/** Most row bytes (a transition holds offset / 8 in 16 bits, 0xffff kept for UNKNOWN). */
+const ROWS_CAP: u32 = (1 << 19) - 16;
+/** Most states one path may build before it is judged rule by rule. */
+const MISS_BUDGET: u32 = 96;
+/** A flush is a strike when the cache built more than one state per PATHS_PER_STATE paths since the last one … */
+const PATHS_PER_STATE: u32 = 8;
+/** … and after this many strikes in a row the table stops using the DFA. */
+const STRIKE_LIMIT: u32 = 3;
+/** Hash heads (a power of two). */
+const HASH_SLOTS: u32 = 2048;
+/** Most positions (u16 sets). */
+const MAX_POSITIONS: u32 = 0xfffe;
+
+const D_ENABLED: u32 = 0;
+const D_CLASS_COUNT: u32 = 4;
+const D_POSITIONS: u32 = 8;
+const D_ROW_BYTES: u32 = 12;
+const D_ROWS_AT: u32 = 16;
+const D_ROWS_NEXT: u32 = 20;
+const D_META_NEXT: u32 = 24;
+const D_ARENA_END: u32 = 28;
+const D_START: u32 = 32;
+const D_STRIKES: u32 = 36;
+const D_PATHS: u32 = 40;
+const D_POS_AT: u32 = 44;
+const D_HASH_AT: u32 = 48;
+const D_SCRATCH_AT: u32 = 52;
+const D_FLUSHES: u32 = 56;
+const D_CLASS_OF: u32 = 64;
+const D_HEADER: u32 = D_CLASS_OF + 256;
+
+
+const POS_SIZE: u32 = 8;
+const P_RULE: u32 = 0;
+const P_BYTE: u32 = 4;
+const P_KIND: u32 = 5;
+const P_PIECE: u32 = 6;
+
+const FIRST: u32 = 0;
+const LOOP: u32 = 1;
+const INNER: u32 = 2;
+const FINAL: u32 = 3;
+const MATCH: u32 = 4;
+
+const M_NEXT: u32 = 0;
+const M_HASH: u32 = 4;
+const M_SET_LENGTH: u32 = 8;
+const M_FLAGS: u32 = 12;
+const M_BEST: u32 = 16;
+const M_END: u32 = 32;
+const M_SET: u32 = 48;
+
+/** The target holds no position: the verdict is final. */
+const DEAD: u32 = 1;
+/** Not built yet (never a transition: the rows end below ROWS_CAP). */
+const UNKNOWN: u32 = 0xffff;
+/** Paths `scanDfa4` reads at once. */
+export const LANES: u32 = 4;
+
+// The bests while a state is built.
+let bestAllowPrio: i32 = -1;
+let bestAllowLine: u32 = 0;
+let bestDisallowPrio: i32 = -1;
+let bestDisallowLine: u32 = 0;
+
+/** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
+export function dfaBytesFor(flags: u32, wildcardCount: u32): u32 {
+  if ((flags & FLAG_WILDCARD_AUTOMATON) != 0 || wildcardCount < DFA_MIN_RULES) return 0;
+  return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * DFA_PER_RULE, DFA_CAP);
+}
+
+/** Off: every table is matched rule by rule (`useDfa`, for tests and benchmarks that compare the two). */
+let dfaOff = false;
+
+/** Turns the DFA on (the default) or off for every table of this instance; verdicts are the same either way. */
+export function useDfa(on: bool): void {
+  dfaOff = !on;
+}
+
+/** Whether the region at `dfa` (built by `buildDfa`) may be used. */
+@inline export function dfaEnabled(dfa: usize): bool {
+  return !dfaOff && load<u32>(dfa, D_ENABLED) != 0;
+}
+
+/**
+ * Lays out the DFA of `table` in the region at `dfa` (`bytes` long, zeroed): classes and
+ * positions; states come on demand. O(piece bytes + 256).
+ */
+export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
+  if (bytes == 0) return;
+  const count = load<u32>(table, H_WILDCARD_COUNT);
+  const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+  const segments = table + load<u32>(table, H_SEGMENTS_OFFSET);
+  // Positions: each piece byte, plus the end of each rule.
+  let positions: u32 = 0;
+  for (let r: u32 = 0; r < count; r++) {
+    const rule = wild + <usize>r * WILDCARD_SIZE;
+    const segs = segments + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
+    const pieces = load<u32>(rule, W_SEGMENT_COUNT);
+    for (let s: u32 = 0; s < pieces; s++) positions += load<u32>(segs + <usize>s * SEGMENT_SIZE, S_LENGTH);
+    positions++;
+  }
+  const posAt = D_HEADER;
+  const hashAt = (posAt + positions * POS_SIZE + 15) & ~15;
+  const scratchAt = hashAt + HASH_SLOTS * 4;
+  const arenaAt = (scratchAt + 4 * (positions + 1) + 15) & ~15;
+  const arenaEnd = bytes & ~15;
+  if (positions > MAX_POSITIONS || <u64>arenaAt + DFA_MIN_ARENA > <u64>bytes) return;
+
+  // Classes: each byte some piece holds gets its own.
+  let classes: u32 = 1;
+  for (let r: u32 = 0; r < count; r++) {
+    const rule = wild + <usize>r * WILDCARD_SIZE;
+    const segs = segments + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
+    const pieces = load<u32>(rule, W_SEGMENT_COUNT);
+    for (let s: u32 = 0; s < pieces; s++) {
+      const seg = segs + <usize>s * SEGMENT_SIZE;
+      const at = table + load<u32>(seg, S_BYTES_OFFSET);
+      const m = load<u32>(seg, S_LENGTH);
+      for (let k: u32 = 0; k < m; k++) {
+        const c = <usize>load<u8>(at + k);
+        if (load<u8>(dfa + D_CLASS_OF + c) == 0) {
+          // Class 0 is taken and u8 holds 255 more: a table whose pieces use every byte gets no DFA.
+          if (classes == 256) return;
+          store<u8>(dfa + D_CLASS_OF + c, <u8>classes);
+          classes++;
+        }
+      }
+    }
+  }
+
+  let p: u32 = 0;
+  for (let r: u32 = 0; r < count; r++) {
+    const rule = wild + <usize>r * WILDCARD_SIZE;
+    const segs = segments + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
+    const pieces = load<u32>(rule, W_SEGMENT_COUNT);
+    for (let s: u32 = 0; s < pieces; s++) {
+      const seg = segs + <usize>s * SEGMENT_SIZE;
+      const at = table + load<u32>(seg, S_BYTES_OFFSET);
+      const m = load<u32>(seg, S_LENGTH);
+      for (let k: u32 = 0; k < m; k++) {
+        const pos = dfa + posAt + <usize>p * POS_SIZE;
+        store<u32>(pos, r, P_RULE);
+        store<u8>(pos, load<u8>(at + k), P_BYTE);
+        store<u8>(pos, s == 0 ? FIRST : k == 0 ? LOOP : INNER, P_KIND);
+        store<u16>(pos, <u16>s, P_PIECE);
+        p++;
+      }
+    }
+    const last = segs + <usize>(pieces - 1) * SEGMENT_SIZE;
+    const pos = dfa + posAt + <usize>p * POS_SIZE;
+    // `…*$` (an empty anchored piece after a `*`) accepts any rest: a MATCH.
+    const final = load<u8>(rule, W_ANCHORED) != 0 && (pieces == 1 || load<u32>(last, S_LENGTH) != 0);
+    store<u32>(pos, r, P_RULE);
+    store<u8>(pos, final ? FINAL : MATCH, P_KIND);
+    // FINAL counts as a position of the last piece, so that greedy placement keeps that
+    // piece's LOOP beside it (FINAL dies at the next byte).
+    store<u16>(pos, <u16>(pieces - 1), P_PIECE);
+    p++;
+  }
+
+  store<u32>(dfa, classes, D_CLASS_COUNT);
+  store<u32>(dfa, positions, D_POSITIONS);
+  store<u32>(dfa, ((classes << 1) + 4 + 15) & ~15, D_ROW_BYTES);
+  store<u32>(dfa, arenaAt, D_ROWS_AT);
+  store<u32>(dfa, arenaEnd, D_ARENA_END);
+  store<u32>(dfa, posAt, D_POS_AT);
+  store<u32>(dfa, hashAt, D_HASH_AT);
+  store<u32>(dfa, scratchAt, D_SCRATCH_AT);
+  empty(dfa);
+  store<u32>(dfa, 1, D_ENABLED);
+}
+
+/** The cache without a state: no row, no meta record, no hash entry. */
+function empty(dfa: usize): void {
+  memory.fill(dfa + load<u32>(dfa, D_HASH_AT), 0, HASH_SLOTS * 4);
+  store<u32>(dfa, 0, D_ROWS_NEXT);
+  store<u32>(dfa, load<u32>(dfa, D_ARENA_END), D_META_NEXT);
+  store<u32>(dfa, 0, D_START);
+  store<u32>(dfa, 0, D_PATHS);
+}
+
+/** Empties a full cache; STRIKE_LIMIT flushes in a row of a cache that filled too fast turn the DFA off. */
+function flush(dfa: usize): void {
+  store<u32>(dfa, load<u32>(dfa, D_FLUSHES) + 1, D_FLUSHES);
+  const states = load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
+  const strikes = <u64>states * PATHS_PER_STATE > <u64>load<u32>(dfa, D_PATHS) ? load<u32>(dfa, D_STRIKES) + 1 : 0;
+  store<u32>(dfa, strikes, D_STRIKES);
+  empty(dfa);
+  if (strikes >= STRIKE_LIMIT) store<u32>(dfa, 0, D_ENABLED);
+}
+
+/** The meta record of the state whose row is at offset s from the rows. */
+@inline function metaOf(dfa: usize, rows: usize, s: usize): usize {
+  return dfa + load<u32>(rows + s + load<u32>(dfa, D_ROW_BYTES) - 4);
+}
+
+/** Whether rule r (a wildcard record) can still change the bests: see the header's pruning. */
+@inline function useful(rule: usize): bool {
+  const prio = <i32>load<u32>(rule, W_PRIORITY);
+  const line = load<u32>(rule, W_LINE);
+  if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
+    return !(prio < bestDisallowPrio || prio < bestAllowPrio || (prio == bestAllowPrio && line >= bestAllowLine));
+  }
+  return !(prio <= bestAllowPrio || prio < bestDisallowPrio || (prio == bestDisallowPrio && line >= bestDisallowLine));
+}
+
+/** Records a match of `rule` in the bests being built. */
+function record(rule: usize): void {
+  const prio = <i32>load<u32>(rule, W_PRIORITY);
+  const line = load<u32>(rule, W_LINE);
+  if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
+    if (prio > bestAllowPrio || (prio == bestAllowPrio && line < bestAllowLine)) { bestAllowPrio = prio; bestAllowLine = line; }
+  } else if (prio > bestDisallowPrio || (prio == bestDisallowPrio && line < bestDisallowLine)) {
+    bestDisallowPrio = prio;
+    bestDisallowLine = line;
+  }
+}
+
+/**
+ * Interns the set at `set` (n positions, ascending) with the current bests as a state: the
+ * existing one, or a new one in the cache. Returns its transition (row offset / 8 | DEAD
+ * when the set is empty), or UNKNOWN when the cache is full. Drops, first, the positions that greedy
+ * placement or the bests make useless (header), in one backward pass.
+ */
+function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
+  const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+  const posAt = dfa + load<u32>(dfa, D_POS_AT);
+  const rows = dfa + load<u32>(dfa, D_ROWS_AT);
+  // Backward: a rule's positions are contiguous and ordered by piece, so its last one
+  // names the piece whose earlier siblings survive. Kept positions are packed at the end
+  // of the set and moved to its start afterwards.
+  let kept = n;
+  let rule: u32 = 0xffffffff;
+  let piece: u32 = 0;
+  let live = false;
+  for (let i = n; i > 0; i--) {
+    const p = <u32>load<u16>(set + (<usize>(i - 1) << 1));
+    const pos = posAt + <usize>p * POS_SIZE;
+    const r = load<u32>(pos, P_RULE);
+    const pc = <u32>load<u16>(pos, P_PIECE);
+    if (r != rule) {
+      rule = r;
+      piece = pc;
+      live = useful(wild + <usize>r * WILDCARD_SIZE);
+    }
+    if (!live || pc != piece) continue;
+    kept--;
+    store<u16>(set + (<usize>kept << 1), <u16>p);
+  }
+  const length = n - kept;
+  if (kept != 0) memory.copy(set, set + (<usize>kept << 1), length << 1);
+
+  // FNV-1a over the set and the bests.
+  let h: u32 = 0x811c9dc5;
+  for (let i: u32 = 0; i < length; i++) h = (h ^ <u32>load<u16>(set + (<usize>i << 1))) * 0x01000193;
+  h = (h ^ <u32>bestAllowPrio) * 0x01000193;
+  h = (h ^ bestAllowLine) * 0x01000193;
+  h = (h ^ <u32>bestDisallowPrio) * 0x01000193;
+  h = (h ^ bestDisallowLine) * 0x01000193;
+  const head = dfa + load<u32>(dfa, D_HASH_AT) + <usize>((h & (HASH_SLOTS - 1)) << 2);
+  for (let link = load<u32>(head); link != 0;) {
+    const s = link - 1;
+    const meta = metaOf(dfa, rows, s);
+    link = load<u32>(meta, M_NEXT);
+    if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != length) continue;
+    if (load<i32>(meta, M_BEST) != bestAllowPrio || load<u32>(meta, M_BEST + 4) != bestAllowLine) continue;
+    if (load<i32>(meta, M_BEST + 8) != bestDisallowPrio || load<u32>(meta, M_BEST + 12) != bestDisallowLine) continue;
+    if (memory.compare(meta + M_SET, set, length << 1) != 0) continue;
+    return (s >> 3) | load<u32>(meta, M_FLAGS);
+  }
+
+  // A new state: its row from the front of the arena, its meta record from the back.
+  const flags = length == 0 ? DEAD : 0;
+  const rowBytes = load<u32>(dfa, D_ROW_BYTES);
+  const setBytes = ((length << 1) + 15) & ~15;
+  const s = load<u32>(dfa, D_ROWS_NEXT);
+  const rowsEnd = load<u32>(dfa, D_ROWS_AT) + s + rowBytes;
+  const metaAt = <i64>load<u32>(dfa, D_META_NEXT) - M_SET - setBytes;
+  if (s + rowBytes > ROWS_CAP || <i64>rowsEnd > metaAt) return UNKNOWN;
+  const meta = dfa + <usize>metaAt;
+  store<u32>(dfa, s + rowBytes, D_ROWS_NEXT);
+  store<u32>(dfa, <u32>metaAt, D_META_NEXT);
+  // Invariant: row[0, k) holds UNKNOWN (a DEAD state: itself, so lanes may step on). classCount stores.
+  const row = rows + s;
+  const classes = load<u32>(dfa, D_CLASS_COUNT);
+  const fill = length == 0 ? s >> 3 : UNKNOWN;
+  for (let k: u32 = 0; k < classes; k++) store<u16>(row + (<usize>k << 1), <u16>fill);
+  store<u32>(row + rowBytes - 4, <u32>metaAt);
+  store<u32>(meta, load<u32>(head), M_NEXT);
+  store<u32>(head, s + 1);
+  store<u32>(meta, h, M_HASH);
+  store<u32>(meta, length, M_SET_LENGTH);
+  store<u32>(meta, flags, M_FLAGS);
+  store<i32>(meta, bestAllowPrio, M_BEST);
+  store<u32>(meta, bestAllowLine, M_BEST + 4);
+  store<i32>(meta, bestDisallowPrio, M_BEST + 8);
+  store<u32>(meta, bestDisallowLine, M_BEST + 12);
+  memory.copy(meta + M_SET, set, length << 1);
+  // The end verdict: the bests, and the anchored rules whose last piece ends here.
+  for (let i: u32 = 0; i < length; i++) {
+    const pos = posAt + <usize>load<u16>(set + (<usize>i << 1)) * POS_SIZE;
+    if (<u32>load<u8>(pos, P_KIND) == FINAL) record(wild + <usize>load<u32>(pos, P_RULE) * WILDCARD_SIZE);
+  }
+  store<i32>(meta, bestAllowPrio, M_END);
+  store<u32>(meta, bestAllowLine, M_END + 4);
+  store<i32>(meta, bestDisallowPrio, M_END + 8);
+  store<u32>(meta, bestDisallowLine, M_END + 12);
+  return (s >> 3) | flags;
+}
+
+/** Adds position p to the set being built (after p − 1's successor, so the set stays ascending), or records the match it stands for. */
+@inline function enter(wild: usize, posAt: usize, set: usize, n: u32, p: u32): u32 {
+  const pos = posAt + <usize>p * POS_SIZE;
+  if (<u32>load<u8>(pos, P_KIND) == MATCH) {
+    record(wild + <usize>load<u32>(pos, P_RULE) * WILDCARD_SIZE);
+    return n;
+  }
+  if (n != 0 && <u32>load<u16>(set + (<usize>(n - 1) << 1)) == p) return n;
+  store<u16>(set + (<usize>n << 1), <u16>p);
+  return n + 1;
+}
+
+/** The start state (built on first use): every rule's first position. UNKNOWN when the cache is full. */
+function startState(table: usize, dfa: usize): u32 {
+  const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+  const posAt = dfa + load<u32>(dfa, D_POS_AT);
+  const set = dfa + load<u32>(dfa, D_SCRATCH_AT);
+  const positions = load<u32>(dfa, D_POSITIONS);
+  bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0;
+  let n: u32 = 0;
+  let previous: u32 = 0xffffffff;
+  // A rule's first position is the one after the previous rule's end (MATCH or FINAL).
+  for (let p: u32 = 0; p < positions; p++) {
+    const r = load<u32>(posAt + <usize>p * POS_SIZE, P_RULE);
+    if (r == previous) continue;
+    previous = r;
+    n = enter(wild, posAt, set, n, p);
+  }
+  const t = intern(table, dfa, set, n);
+  if (t != UNKNOWN) store<u32>(dfa, t | 0x10000, D_START);
+  return t;
+}
+
+/**
+ * Builds (or finds) the target of the state at row offset s on byte c and writes it into
+ * s's row: O(|set|). Returns its transition, or UNKNOWN when the cache is full.
+ */
+function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
+  const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+  const posAt = dfa + load<u32>(dfa, D_POS_AT);
+  const set = dfa + load<u32>(dfa, D_SCRATCH_AT);
+  const rows = dfa + load<u32>(dfa, D_ROWS_AT);
+  const meta = metaOf(dfa, rows, s);
+  const from = meta + M_SET;
+  const length = load<u32>(meta, M_SET_LENGTH);
+  bestAllowPrio = load<i32>(meta, M_BEST);
+  bestAllowLine = load<u32>(meta, M_BEST + 4);
+  bestDisallowPrio = load<i32>(meta, M_BEST + 8);
+  bestDisallowLine = load<u32>(meta, M_BEST + 12);
+  // Invariant: set[0, n) ascending; each source position adds itself (a LOOP) and/or its
+  // successor, both ≥ every earlier addition. |set| ≤ 2 × length.
+  let n: u32 = 0;
+  for (let i: u32 = 0; i < length; i++) {
+    const p = <u32>load<u16>(from + (<usize>i << 1));
+    const pos = posAt + <usize>p * POS_SIZE;
+    const kind = <u32>load<u8>(pos, P_KIND);
+    if (kind == LOOP) n = enter(wild, posAt, set, n, p);
+    if (kind != FINAL && <u32>load<u8>(pos, P_BYTE) == c) n = enter(wild, posAt, set, n, p + 1);
+  }
+  const target = intern(table, dfa, set, n);
+  // The cache may have been full: then s's row is stale, and the caller flushes it.
+  if (target != UNKNOWN) store<u16>(rows + s + (<usize>load<u8>(dfa + D_CLASS_OF + c) << 1), <u16>target);
+  return target;
+}
+
+/**
+ * Runs path[0, len) through the DFA: true with the end verdict in lane 0 of LANE_ENDS,
+ * or false when the path must be judged rule by rule (MISS_BUDGET spent, the cache full
+ * twice, or the DFA given up). One load per byte while states are cached.
+ */
+export function scanDfa(table: usize, dfa: usize, path: usize, len: u32): bool {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (!dfaEnabled(dfa)) return false;
+    store<u32>(dfa, load<u32>(dfa, D_PATHS) + 1, D_PATHS);
+    const start = load<u32>(dfa, D_START);
+    const t = start != 0 ? start & 0xffff : startState(table, dfa);
+    if (t == UNKNOWN) { flush(dfa); continue; }
+    const end = (t & DEAD) != 0 ? <usize>(t & ~DEAD) << 3 : run(table, dfa, <usize>t << 3, 0, path, len, 0);
+    if (end == RUN_FULL) { flush(dfa); continue; }
+    if (end == RUN_BUDGET) return false;
+    endVerdict(dfa, end, 0);
+    return true;
+  }
+  return false;
+}
+
+/** `run`'s answers besides a row offset: the cache filled up, or the path spent MISS_BUDGET. */
+const RUN_FULL: usize = <usize>-1;
+const RUN_BUDGET: usize = <usize>-2;
+
+/**
+ * Steps from the state at row offset s over path[from, len): returns the row of the state
+ * reached (or of the DEAD state that stopped it), RUN_FULL or RUN_BUDGET. `misses` states
+ * were already built for this path.
+ */
+function run(table: usize, dfa: usize, s: usize, from: u32, path: usize, len: u32, misses: u32): usize {
+  const rows = dfa + load<u32>(dfa, D_ROWS_AT);
+  const classOf = dfa + D_CLASS_OF;
+  // Invariant: s is the state of path[0, i). At most len − from steps: one load each while
+  // cached, else one `step` (O(P)), at most MISS_BUDGET of those per path.
+  for (let i = from; i < len; i++) {
+    const c = <u32>load<u8>(path + i);
+    let t = <u32>load<u16>(rows + s + (<usize>load<u8>(classOf + c) << 1));
+    if ((t & DEAD) != 0) {
+      if (t == UNKNOWN) {
+        if (++misses > MISS_BUDGET) return RUN_BUDGET;
+        t = step(table, dfa, s, c);
+        if (t == UNKNOWN) return RUN_FULL;
+      }
+      if ((t & DEAD) != 0) return <usize>(t & ~DEAD) << 3;
+    }
+    s = <usize>t << 3;
+  }
+  return s;
+}
+
+/** The end verdicts of the lanes of the last `scanDfa4` (and of the last `scanDfa`, lane 0): per lane i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine. */
+export const LANE_ENDS: usize = memory.data(16 * LANES, 16);
+
+/** Copies the end verdict of the state at row offset s to lane k of LANE_ENDS. */
+@inline function endVerdict(dfa: usize, s: usize, k: u32): void {
+  const meta = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s);
+  memory.copy(LANE_ENDS + (<usize>k << 4), meta + M_END, 16);
+}
+
+/**
+ * Runs LANES paths (paths[k], lens[k]: u32 arrays) through the DFA at once: true with each
+ * end verdict in LANE_ENDS, or false (nothing to use) when one of them needs the cache
+ * flushed or spends MISS_BUDGET; the caller then judges each path on its own. While all
+ * the paths have bytes left, each step advances the four of them, whose loads do not
+ * depend on each other (a lane in a DEAD state stays there: its row leads back to itself);
+ * the rest of each path is read as `scanDfa` reads it.
+ */
+export function scanDfa4(table: usize, dfa: usize, paths: usize, lens: usize): bool {
+  if (!dfaEnabled(dfa)) return false;
+  const start = load<u32>(dfa, D_START);
+  const t = start != 0 ? start & 0xffff : startState(table, dfa);
+  if (t == UNKNOWN) return false;
+  store<u32>(dfa, load<u32>(dfa, D_PATHS) + LANES, D_PATHS);
+  const rows = dfa + load<u32>(dfa, D_ROWS_AT);
+  const classOf = dfa + D_CLASS_OF;
+  const p0 = <usize>load<u32>(paths);
+  const p1 = <usize>load<u32>(paths, 4);
+  const p2 = <usize>load<u32>(paths, 8);
+  const p3 = <usize>load<u32>(paths, 12);
+  const shortest = min(min(load<u32>(lens), load<u32>(lens, 4)), min(load<u32>(lens, 8), load<u32>(lens, 12)));
+  let s0 = <usize>(t & ~DEAD) << 3;
+  let s1 = s0;
+  let s2 = s0;
+  let s3 = s0;
+  // Bit k: lane k is in a DEAD state.
+  let dead: u32 = (t & DEAD) != 0 ? 15 : 0;
+  let misses: u32 = 0;
+  let i: u32 = 0;
+  // Invariant: s0‥s3 are the states of paths[k][0, i). At most `shortest` steps, each four
+  // loads while cached; a lane that misses builds its state (`step`), at most MISS_BUDGET
+  // in all; the loop ends early once every lane is DEAD.
+  for (; i < shortest && dead != 15; i++) {
+    const c0 = <u32>load<u8>(p0 + i);
+    const c1 = <u32>load<u8>(p1 + i);
+    const c2 = <u32>load<u8>(p2 + i);
+    const c3 = <u32>load<u8>(p3 + i);
+    let t0 = <u32>load<u16>(rows + s0 + (<usize>load<u8>(classOf + c0) << 1));
+    let t1 = <u32>load<u16>(rows + s1 + (<usize>load<u8>(classOf + c1) << 1));
+    let t2 = <u32>load<u16>(rows + s2 + (<usize>load<u8>(classOf + c2) << 1));
+    let t3 = <u32>load<u16>(rows + s3 + (<usize>load<u8>(classOf + c3) << 1));
+    if (((t0 | t1 | t2 | t3) & DEAD) != 0) {
+      // An UNKNOWN state is built here; entering a DEAD one marks its lane.
+      if (t0 == UNKNOWN) { if (++misses > MISS_BUDGET || (t0 = step(table, dfa, s0, c0)) == UNKNOWN) return false; }
+      if (t1 == UNKNOWN) { if (++misses > MISS_BUDGET || (t1 = step(table, dfa, s1, c1)) == UNKNOWN) return false; }
+      if (t2 == UNKNOWN) { if (++misses > MISS_BUDGET || (t2 = step(table, dfa, s2, c2)) == UNKNOWN) return false; }
+      if (t3 == UNKNOWN) { if (++misses > MISS_BUDGET || (t3 = step(table, dfa, s3, c3)) == UNKNOWN) return false; }
+      dead |= (t0 & DEAD) | ((t1 & DEAD) << 1) | ((t2 & DEAD) << 2) | ((t3 & DEAD) << 3);
+      t0 &= ~DEAD;
+      t1 &= ~DEAD;
+      t2 &= ~DEAD;
+      t3 &= ~DEAD;
+    }
+    s0 = <usize>t0 << 3;
+    s1 = <usize>t1 << 3;
+    s2 = <usize>t2 << 3;
+    s3 = <usize>t3 << 3;
+  }
+  // The rest of each live path, one lane at a time.
+  if ((dead & 1) == 0) { s0 = run(table, dfa, s0, i, p0, load<u32>(lens), misses); if (s0 >= RUN_BUDGET) return false; }
+  if ((dead & 2) == 0) { s1 = run(table, dfa, s1, i, p1, load<u32>(lens, 4), misses); if (s1 >= RUN_BUDGET) return false; }
+  if ((dead & 4) == 0) { s2 = run(table, dfa, s2, i, p2, load<u32>(lens, 8), misses); if (s2 >= RUN_BUDGET) return false; }
+  if ((dead & 8) == 0) { s3 = run(table, dfa, s3, i, p3, load<u32>(lens, 12), misses); if (s3 >= RUN_BUDGET) return false; }
+  endVerdict(dfa, s0, 0);
+  endVerdict(dfa, s1, 1);
+  endVerdict(dfa, s2, 2);
+  endVerdict(dfa, s3, 3);
+  return true;
+}
+
+/**
+ * A diagnostic of the region at `dfa`: the states in its cache (`what` 0), its flushes so
+ * far (1), whether it is in use (2: 1, or 0 when never built or given up). 0 without one.
+ */
+export function dfaInfo(dfa: usize, what: u32): u32 {
+  if (load<u32>(dfa, D_ROWS_AT) == 0) return 0;
+  if (what == 1) return load<u32>(dfa, D_FLUSHES);
+  if (what == 2) return load<u32>(dfa, D_ENABLED);
+
+  return load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
+}

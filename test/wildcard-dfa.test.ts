@@ -1,0 +1,196 @@
+// The wildcard DFA (assembly/dfa.ts) against the reference matcher and the rule-by-rule path: generated groups, both profiles, verdict and line, a full cache and the per-path budget.
+//
+// Tables with at least DFA_MIN_RULES wildcard rules (and no FLAG_WILDCARD_AUTOMATON) are
+// matched through a DFA built lazily in their RuleIndex. Each check runs the same URLs in a
+// fresh module instance twice, DFA on and off (`useDfa`), and compares both to the
+// reference: the groups mix overlapping pieces over a small alphabet, `$`, `**`, patterns
+// that start with `*`, empty patterns and plain rules. The cache-limit tests make the DFA
+// flush, give up, or stop a path at its state budget, and the verdicts stay the same.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Robots, type Profile } from '../src/index.js';
+import { instantiate, type WasmExports } from '../src/wasm/instance.js';
+import { ReferenceRobots } from './reference/index.js';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
+/** Wildcard rules from which a table gets the DFA (assembly/dfa.ts DFA_MIN_RULES). */
+const DFA_MIN_RULES = instantiate().dfaMinRules.value as number;
+const URLS_PER_RUN = 200;
+const PROFILES: readonly Profile[] = ['rfc', 'google'];
+const PIECES = ['a', 'b', 'ab', 'ba', 'aab', 'abab', '?', '=', '&', '/', '.php', 'x%41', '%2F', 'é', 'A', 'sort=', 'a?b', '/abab/', '/ab/ba', '-p', 'q='];
+const FIRSTS = ['/', '/a', '/ab', '/ab/', '/ru/', '', '/?', '/b'];
+
+/** One table placed and indexed in a fresh module instance, judged through the raw `matchLines` export. */
+class Placed {
+  readonly exports: WasmExports = instantiate();
+  private readonly at: number;
+  private readonly index: number;
+  private readonly free: number;
+
+  constructor(table: Uint8Array) {
+    this.at = (this.exports.heapBase() + 15) & ~15;
+    this.grow(this.at + table.length + 64);
+    new Uint8Array(this.exports.memory.buffer).set(table, this.at);
+    this.index = (this.at + table.length + 64 + 15) & ~15;
+    const bytes = this.exports.indexBytes(this.at);
+    this.grow(this.index + bytes + 64);
+    this.exports.indexTable(this.at, this.index);
+    this.free = (this.index + bytes + 64 + 15) & ~15;
+  }
+
+  private grow(bytes: number): void {
+    const memory = this.exports.memory;
+    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+  }
+
+  /** Verdicts and deciding lines of `urls`, with the DFA on or off. */
+  judge(urls: readonly string[], dfa: boolean): { allowed: boolean; line: number }[] {
+    const input = new TextEncoder().encode(`${urls.join('\n')}\n`);
+    const n = urls.length;
+    const inputAt = this.free;
+    const out = (inputAt + input.length + 64 + 15) & ~15;
+    const lines = (out + n + 16 + 15) & ~15;
+    const scratch = lines + 4 * (n + 1) + 16;
+    this.grow(scratch + 3 * input.length + 1 + 64);
+    new Uint8Array(this.exports.memory.buffer).set(input, inputAt);
+    this.exports.useDfa(dfa ? 1 : 0);
+    const judged = this.exports.matchLines(this.at, this.index, inputAt, input.length, out, lines, scratch, 1);
+    this.exports.useDfa(1);
+    expect(judged).toBe(n);
+    const verdicts = new Uint8Array(this.exports.memory.buffer, out, n);
+    const decided = new Uint32Array(this.exports.memory.buffer, lines, n);
+    return Array.from(verdicts, (v, i) => ({ allowed: v === 1, line: decided[i]! }));
+  }
+
+  /** The DFA's cached states, flushes, and whether it is in use (dfaStatus). */
+  status(): { states: number; flushes: number; enabled: boolean } {
+    return {
+      states: this.exports.dfaStatus(this.at, this.index, 0),
+      flushes: this.exports.dfaStatus(this.at, this.index, 1),
+      enabled: this.exports.dfaStatus(this.at, this.index, 2) === 1,
+    };
+  }
+}
+
+/** Both paths (DFA on and off) give the reference's verdict and line for every URL; returns the placed table. */
+function expectReference(body: string, urls: readonly string[], profile: Profile, agent = 'bot'): Placed {
+  const table = Robots.parse(body, { profile }).forAgent(agent).table;
+  const placed = new Placed(table);
+  const ref = ReferenceRobots.parse(body, { profile });
+  const dfa = placed.judge(urls, true);
+  const oneByOne = placed.judge(urls, false);
+  for (let i = 0; i < urls.length; i++) {
+    const r = ref.explain(urls[i]!, agent);
+    const want = { allowed: r.allowed, line: r.line };
+    for (const [path, got] of [['DFA', dfa[i]!], ['rule by rule', oneByOne[i]!]] as const) {
+      if (got.allowed !== want.allowed || got.line !== want.line) {
+        throw new Error(`${path} disagrees with the reference\n  profile: ${profile}\n  url: ${urls[i]}\n  body: ${JSON.stringify(body)}\n  expected: ${JSON.stringify(want)}\n  got: ${JSON.stringify(got)}`);
+      }
+    }
+  }
+  return placed;
+}
+
+const piece = fc.constantFrom(...PIECES);
+const pattern = fc.record({
+  first: fc.constantFrom(...FIRSTS),
+  pieces: fc.array(piece, { minLength: 0, maxLength: 3 }),
+  anchored: fc.boolean(),
+  doubled: fc.boolean(),
+  tail: fc.boolean(),
+}).map(({ first, pieces, anchored, doubled, tail }) =>
+  `${first}${pieces.map((p) => (doubled ? `**${p}` : `*${p}`)).join('')}${pieces.length === 0 || tail ? '*' : ''}${anchored ? '$' : ''}`);
+const plain = fc.constantFrom('', '/', '/a', '/ab$', '/ru/', '/a?b', '/abab', '/b-p');
+const rule = (p: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.tuple(fc.boolean(), p).map(([allow, text]) => `${allow ? 'Allow' : 'Disallow'}: ${text}`);
+const group = fc.tuple(fc.array(rule(pattern), { minLength: DFA_MIN_RULES, maxLength: DFA_MIN_RULES + 60 }), fc.array(rule(plain), { maxLength: 6 }))
+  .map(([wild, plains]) => `User-agent: bot\n${[...wild, ...plains].join('\n')}\n`);
+const url = fc.array(fc.constantFrom(...PIECES, 'c', '/', 'a', 'b', '?', 'p'), { maxLength: 16 })
+  .map((parts) => `https://example.com/${parts.join('')}`);
+
+describe('wildcard DFA: generated groups against the reference and the rule-by-rule path (both profiles, verdict and line)', () => {
+  it(`${RUNS} generated groups × ${URLS_PER_RUN} URLs`, () => {
+    fc.assert(
+      fc.property(group, fc.array(url, { minLength: URLS_PER_RUN, maxLength: URLS_PER_RUN }), (body, urls) => {
+        for (const profile of PROFILES) expectReference(body, urls, profile);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  it('a table with DFA_MIN_RULES wildcard rules builds states as it matches; one with fewer has none', () => {
+    const base = ['/*.pdf$', '/*?*sort=', '/*/print$', '/a*b*c', '/*&page=', '/*;jsessionid='];
+    const rules = Array.from({ length: DFA_MIN_RULES }, (_v, i) => (i < base.length ? base[i]! : `/*?*f${i}=`));
+    const urls = ['/x.pdf', '/y?sort=1', '/z/print', '/a-b-c', '/p?x=1&page=2', '/q;jsessionid=1', '/plain', '/r?f9=1', '/s?f99=2'].map((u) => `https://example.com${u}`);
+    const body = (n: number): string => `User-agent: bot\n${rules.slice(0, n).map((r) => `Disallow: ${r}`).join('\n')}\n`;
+    const enough = expectReference(body(DFA_MIN_RULES), urls, 'rfc');
+    expect(enough.status().enabled).toBe(true);
+    expect(enough.status().states).toBeGreaterThan(1);
+    const fewer = expectReference(body(DFA_MIN_RULES - 1), urls, 'rfc');
+    expect(fewer.status()).toEqual({ states: 0, flushes: 0, enabled: false });
+  });
+});
+
+describe('wildcard DFA: at its limits the verdicts stay exact', () => {
+  /** Seeded xorshift, so the stress inputs are the same on every run. */
+  function random(seed: number): () => number {
+    let x = seed >>> 0 || 1;
+    return () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+  }
+  const ALPHABET = 'abcdefghij/?=&.-';
+  const word = (r: () => number, n: number): string => Array.from({ length: n }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
+  /** Many rules of several short pieces over a small alphabet: random paths reach a new state at almost every byte. */
+  function dense(seed: number, count: number): string {
+    const r = random(seed);
+    const lines = ['User-agent: bot'];
+    for (let i = 0; i < count; i++) {
+      const pieces = Array.from({ length: 2 + Math.floor(r() * 3) }, () => word(r, 1 + Math.floor(r() * 3)));
+      lines.push(`${r() < 0.3 ? 'Allow' : 'Disallow'}: /${pieces.join('*')}${r() < 0.2 ? '$' : ''}`);
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  it('a workload with more states than the cache holds: the cache flushes, the DFA gives up, every verdict matches', () => {
+    const body = dense(7, 400);
+    const r = random(11);
+    // Long paths: each builds several states, so the cache fills within a few hundred paths, again and again.
+    const urls = Array.from({ length: 8000 }, () => `https://example.com/${word(r, 80 + Math.floor(r() * 40))}`);
+    // The reference is slow on 400 rules: it checks a sample, the rule-by-rule path (checked
+    // against it by the property test above) every URL.
+    expectReference(body, urls.slice(0, 300), 'rfc');
+    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+    const dfa = placed.judge(urls, true);
+    const status = placed.status();
+    expect(status.flushes).toBeGreaterThanOrEqual(3);
+    expect(status.enabled).toBe(false);
+    expect(dfa).toEqual(placed.judge(urls, false));
+    // Given up, the table is matched rule by rule: the same URLs again, the same answers.
+    expect(placed.judge(urls, true)).toEqual(dfa);
+  }, 120_000);
+
+  it('one long path with a cold cache stops at the per-path budget and is judged rule by rule', () => {
+    const body = dense(3, 300);
+    const r = random(5);
+    const long = `https://example.com/${word(r, 4000)}`;
+    const placed = expectReference(body, [long], 'rfc');
+    // The path gave up after MISS_BUDGET new states (assembly/dfa.ts), so the cache holds
+    // no more than that many, plus the start state, for both runs (DFA on, then off).
+    const { states, enabled } = placed.status();
+    expect(enabled).toBe(true);
+    expect(states).toBeGreaterThan(10);
+    expect(states).toBeLessThanOrEqual(97);
+  });
+
+  it('a path of 2^16 + 1 bytes through a warm DFA: the same verdict as rule by rule', () => {
+    const rules = ['Disallow: /*.pdf$', 'Allow: /*?*a=', 'Disallow: /*/x/*y', 'Disallow: /*-p*/z', 'Allow: /*&q', 'Disallow: /b*$'];
+    for (let i = rules.length; i < DFA_MIN_RULES; i++) rules.push(`Disallow: /*?*f${i}=`);
+    const body = `User-agent: bot\n${rules.join('\n')}\n`;
+    const tail = ['.pdf', '?a=', '/x/y', '-p/z', '&q', '', '?f9='];
+    const urls = tail.map((t) => `https://example.com/${'ab/'.repeat(21845)}${t}`);
+    for (const profile of PROFILES) expect(expectReference(body, urls, profile).status().states).toBeGreaterThan(1);
+  });
+});
