@@ -254,7 +254,8 @@ class Encoder {
     // (typed arrays use the platform's byte order, little-endian wherever Wasm runs).
     const u32 = new Uint32Array(table.buffer);
 
-    let pool = trie.writeNodes(table, u32, src, nodesOffset, firstBytesOffset, poolOffset);
+    const tableView = new DataView(table.buffer);
+    let pool = trie.writeNodes(table, u32, tableView, src, rules.view, nodesOffset, firstBytesOffset, poolOffset);
     // Segments are numbered in wildcard order.
     let segIndex = 0;
     for (let k = 0; k < wildCount; k++) {
