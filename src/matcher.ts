@@ -38,13 +38,15 @@ export function judgeOnOrigin(matcher: AgentMatcher, url: string, origin: Uint8A
 }
 
 /**
- * Tables handed to `wrapCompiledTable`, each consumed by the one constructor call it
- * makes: such a table was encoded just now and is referenced nowhere else, so that call
- * neither validates nor copies it. Any other table (the public constructor) is checked
- * and copied. The engine still validates every table when it enters Wasm memory, since
- * `matcher.table` is reachable and could be changed afterwards.
+ * The table handed to `wrapCompiledTable`, consumed by the one constructor call it makes:
+ * such a table was encoded just now and is referenced nowhere else, so that call neither
+ * validates nor copies it. Any other table (the public constructor) is checked and
+ * copied. The engine still validates every table when it enters Wasm memory, since
+ * `matcher.table` is reachable and could be changed afterwards. (One slot, not a
+ * WeakSet: that call is synchronous and never nested, and a WeakSet's add and delete
+ * cost as much as compiling a small file.)
  */
-const freshTables = new WeakSet<Uint8Array>();
+let freshTable: Uint8Array | null = null;
 
 /**
  * The rules that apply to one crawler, compiled once into a RuleTable and judged in
@@ -76,7 +78,8 @@ export class AgentMatcher {
     expectString(userAgent, 'userAgent');
     expectProfile(profile, 'profile');
     if (!Array.isArray(rules)) throw new TypeError(`rules must be an array, got ${describe(rules)}`);
-    if (freshTables.delete(table)) {
+    if (table === freshTable && table !== null) {
+      freshTable = null;
       // The library's own, fresh table (wrapCompiledTable): valid by construction.
       this.table = table;
       return;
@@ -186,10 +189,10 @@ export function wrapCompiledTable(userAgent: string, profile: Profile, table: Ui
   // The encoder sizes its tables exactly; a view of a larger buffer is trimmed, as the
   // constructor's copy would, so a cached matcher holds no slack.
   const own = table.byteLength === table.buffer.byteLength ? table : table.slice();
-  freshTables.add(own);
+  freshTable = own;
   try {
     return new AgentMatcher(userAgent, profile, own, rules);
   } finally {
-    freshTables.delete(own);
+    freshTable = null;
   }
 }

@@ -179,8 +179,9 @@ export class Robots {
   /** The agent string of the last forAgent call and its matcher: a crawler repeats one. */
   private lastAgent: string | undefined = undefined;
   private lastMatcher: AgentMatcher | null = null;
-  /** The user-agent lines of the groups each matcher was compiled from (explain's agentLines). */
-  private readonly agentLines = new WeakMap<AgentMatcher, readonly number[]>();
+  /** The agent of the last explain call and its agentLines (agentLinesOf). */
+  private linesAgent: string | undefined = undefined;
+  private lines: readonly number[] = [];
 
   private constructor(
     readonly profile: Profile,
@@ -291,14 +292,9 @@ export class Robots {
     let matcher = this.matchers.get(key);
     if (matcher) return matcher;
     const rules: RuleRecord[] = [];
-    const agentLines: number[] = [];
-    for (const group of selectGroups(this.groups, userAgent)) {
-      for (const rule of group.rules) rules.push(rule);
-      for (const line of group.agentLines) agentLines.push(line);
-    }
+    for (const group of selectGroups(this.groups, userAgent)) for (const rule of group.rules) rules.push(rule);
     // The library's own freshly encoded table: the constructor's validation is for foreign tables.
     matcher = compileAgentMatcher(userAgent, this.profile, rules);
-    this.agentLines.set(matcher, agentLines);
     if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
     this.matchers.set(key, matcher);
     return matcher;
@@ -334,10 +330,22 @@ export class Robots {
    */
   explain(url: string, userAgent: string): RobotsExplanation {
     expectString(url, 'url');
-    const matcher = this.forAgent(userAgent);
-    const verdict = matcher.explain(url);
-    // The group selection was made once, when the matcher was compiled (see cached).
-    return { ...verdict, agentLines: [...this.agentLines.get(matcher)!] };
+    const verdict = this.forAgent(userAgent).explain(url);
+    return { ...verdict, agentLines: [...this.agentLinesOf(userAgent)] };
+  }
+
+  /**
+   * The user-agent lines of the groups that apply to a checked `userAgent`, read again
+   * from the groups (the same selection its matcher was compiled from) and kept for the
+   * last agent asked: compiling does not gather them, since only explain reads them.
+   */
+  private agentLinesOf(userAgent: string): readonly number[] {
+    if (userAgent === this.linesAgent) return this.lines;
+    const lines: number[] = [];
+    for (const group of selectGroups(this.groups, userAgent)) for (const line of group.agentLines) lines.push(line);
+    this.linesAgent = userAgent;
+    this.lines = lines;
+    return lines;
   }
 
   /**

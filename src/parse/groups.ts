@@ -87,7 +87,14 @@ export function readAgentValue(value: Uint8Array, profile: Profile): { global: b
   }
   let end = 0;
   while (end < value.length && isTokenByte(value[end]!)) end++;
-  return { global: false, token: asciiLower(bytesToText(end === value.length ? value : value.subarray(0, end))) };
+  // The run is ASCII (`[A-Za-z_-]`): its string is made a character at a time, already
+  // lowercased, as asciiLower(bytesToText(run)) would give it without the decoder call.
+  let token = '';
+  for (let i = 0; i < end; i++) {
+    const c = value[i]!;
+    token += String.fromCharCode(c <= 0x5a && c >= 0x41 ? c | 0x20 : c);
+  }
+  return { global: false, token };
 }
 
 /**

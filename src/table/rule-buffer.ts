@@ -28,6 +28,8 @@ export class RuleBuffer {
   bytes: Uint8Array = new Uint8Array(1 << 16);
   /** `bytes` as 32-bit words (the same buffer): patterns start 4-aligned, so two compare a word at a time. */
   words: Int32Array = new Int32Array(this.bytes.buffer);
+  /** `bytes` as a DataView (the same buffer), for word reads at any offset. */
+  view: DataView = new DataView(this.bytes.buffer);
   /** Bytes of `bytes` in use. */
   private size = 0;
   /** Rules in use. */
@@ -53,6 +55,7 @@ export class RuleBuffer {
       grown.set(this.bytes.subarray(0, this.size));
       this.bytes = grown;
       this.words = new Int32Array(grown.buffer);
+      this.view = new DataView(grown.buffer);
     }
     const need = this.count + rules;
     if (need > this.start.length) {

@@ -173,7 +173,8 @@ export class TrieBuilder {
     const pathDepth = this.pathDepth;
     // The previous rule's path spells its own pattern, so its deepest node ending within
     // the shared bytes spells this pattern's prefix too: nothing above it changes here.
-    let d = this.pathLength - 1;
+    const previousPath = this.pathLength;
+    let d = previousPath - 1;
     while (d > 0 && pathDepth[d]! > shared) d--;
     let node = d > 0 ? pathNode[d]! : 0;
     let i = d > 0 ? pathDepth[d]! : 0;
@@ -189,79 +190,96 @@ export class TrieBuilder {
         this.nodeCount = count;
         return;
       }
-      const c = src[base + i]!;
-      // Children stay sorted by first byte (a split keeps its head's first byte). In a
-      // short list the walk stops at the first child whose byte is not smaller, so `prev`
-      // is where a new leaf goes; a wide node finds it in its index when it is needed.
-      let prev = -1;
       let child: number;
-      const wide = t[na + T_WIDE]!;
-      if (wide >= 0) {
-        child = this.byteIndex[(wide << 8) + c]!;
-        if (child < 0) prev = this.widePredecessor(na, c);
+      let k: number;
+      if (i < shared && d < previousPath) {
+        // Still on the previous rule's path (pathNode[d] is its next node, not yet
+        // overwritten): that node's label starts with this pattern's next byte and agrees
+        // with it up to `shared`, and it reaches past `shared` (the node resumed at is
+        // the deepest one within it), so no lookup and no comparing before `shared`.
+        child = pathNode[d]!;
+        k = shared - i;
       } else {
-        child = t[na + T_CHILD]!;
-        while (child >= 0 && t[child * T_STRIDE + T_FIRST]! < c) {
-          prev = child;
-          child = t[child * T_STRIDE + T_NEXT]!;
+        const c = src[base + i]!;
+        // Children stay sorted by first byte (a split keeps its head's first byte). In a
+        // short list the walk stops at the first child whose byte is not smaller, so
+        // `prev` is where a new leaf goes; a wide node finds it in its index when needed.
+        let prev = -1;
+        const wide = t[na + T_WIDE]!;
+        if (wide >= 0) {
+          child = this.byteIndex[(wide << 8) + c]!;
+          if (child < 0) prev = this.widePredecessor(na, c);
+        } else {
+          child = t[na + T_CHILD]!;
+          while (child >= 0 && t[child * T_STRIDE + T_FIRST]! < c) {
+            prev = child;
+            child = t[child * T_STRIDE + T_NEXT]!;
+          }
+          if (child >= 0 && t[child * T_STRIDE + T_FIRST] !== c) child = -1;
         }
-        if (child >= 0 && t[child * T_STRIDE + T_FIRST] !== c) child = -1;
-      }
-      if (child < 0) {
-        const leaf = count;
-        newNode(t, leaf, base + i, base + len, c);
-        this.labelBytes += len - i;
-        mark(t, leaf * T_STRIDE, anchored, allow, line);
-        this.link(node, prev, leaf, c);
-        pathNode[d] = leaf;
-        pathDepth[d] = len;
-        this.pathLength = d + 1;
-        const children = t[na + T_COUNT]! + 1;
-        t[na + T_COUNT] = children;
-        if (children === WIDE_CHILDREN) this.widen(na);
-        this.nodeCount = count + 1;
-        return;
+        if (child < 0) {
+          const leaf = count;
+          newNode(t, leaf, base + i, base + len, c);
+          this.labelBytes += len - i;
+          mark(t, leaf * T_STRIDE, anchored, allow, line);
+          this.link(node, prev, leaf, c);
+          pathNode[d] = leaf;
+          pathDepth[d] = len;
+          this.pathLength = d + 1;
+          const children = t[na + T_COUNT]! + 1;
+          t[na + T_COUNT] = children;
+          if (children === WIDE_CHILDREN) this.widen(na);
+          this.nodeCount = count + 1;
+          return;
+        }
+        k = 1;
       }
       const at = child * T_STRIDE;
       const start = t[at + T_START]!;
       const labelLength = t[at + T_END]! - start;
-      let k = 1;
       while (k < labelLength && i + k < len && src[start + k] === src[base + i + k]) k++;
       if (k < labelLength) {
-        // The rule leaves the label part-way: a new head takes the child's place in the
-        // list and the child keeps the tail (and its own children, whose links name it).
-        const head = count++;
-        newNode(t, head, start, start + k, c);
-        // Unlink the child: it is the entry after `prev`.
-        if (wide >= 0) prev = this.widePredecessor(na, c);
-        if (prev < 0) t[na + T_CHILD] = t[at + T_NEXT]!;
-        else t[prev * T_STRIDE + T_NEXT] = t[at + T_NEXT]!;
-        this.link(node, prev, head, c);
-        const h = head * T_STRIDE;
-        t[h + T_CHILD] = child;
-        t[h + T_COUNT] = 1;
-        t[at + T_START] = start + k;
-        t[at + T_FIRST] = src[start + k]!;
-        t[at + T_NEXT] = -1;
-        node = head;
-      } else {
-        node = child;
+        // The rule leaves the label part-way. The child stays where it is in its parent's
+        // list (and index) as the head, src[start, start + k); a new node takes the tail
+        // with everything below and on the child (children, index, lines).
+        const tail = count++;
+        const ta = tail * T_STRIDE;
+        t[ta + T_START] = start + k;
+        t[ta + T_END] = t[at + T_END]!;
+        t[ta + T_FIRST] = src[start + k]!;
+        t[ta + T_CHILD] = t[at + T_CHILD]!;
+        t[ta + T_NEXT] = -1;
+        t[ta + T_COUNT] = t[at + T_COUNT]!;
+        t[ta + T_WIDE] = t[at + T_WIDE]!;
+        t[ta + T_PREFIX_ALLOW] = t[at + T_PREFIX_ALLOW]!;
+        t[ta + T_PREFIX_DISALLOW] = t[at + T_PREFIX_DISALLOW]!;
+        t[ta + T_EXACT_ALLOW] = t[at + T_EXACT_ALLOW]!;
+        t[ta + T_EXACT_DISALLOW] = t[at + T_EXACT_DISALLOW]!;
+        t[at + T_END] = start + k;
+        t[at + T_CHILD] = tail;
+        t[at + T_COUNT] = 1;
+        t[at + T_WIDE] = -1;
+        t[at + T_PREFIX_ALLOW] = 0;
+        t[at + T_PREFIX_DISALLOW] = 0;
+        t[at + T_EXACT_ALLOW] = 0;
+        t[at + T_EXACT_DISALLOW] = 0;
       }
+      node = child;
       i += k;
     }
   }
 
   /**
-   * Writes the trie into `table` (whose u32 view is `u32`): NODE records at nodesOffset,
-   * first bytes at firstBytesOffset, labels into the pool from poolOffset, labels read
-   * from `src`. Returns the pool offset after the labels. One pass per node in
-   * breadth-first order, which keeps every node's children contiguous and sorted by
-   * first byte, as inserted (the matcher compares a child's first byte with 16
-   * children's at once; validate.ts checks the order): the node's label into the pool, its
-   * first byte; its children join the queue, so childCursor is the number the first of
-   * them gets.
+   * Writes the trie into `table` (whose u32 view is `u32`, DataView `tableView`): NODE
+   * records at nodesOffset, first bytes at firstBytesOffset, labels into the pool from
+   * poolOffset, labels read from `src` (DataView `srcView`). Returns the pool offset
+   * after the labels. One pass per node in breadth-first order, which keeps every node's
+   * children contiguous and sorted by first byte, as inserted (the matcher compares a
+   * child's first byte with 16 children's at once; validate.ts checks the order): the
+   * node's label into the pool, its first byte; its children join the queue, so
+   * childCursor is the number the first of them gets.
    */
-  writeNodes(table: Uint8Array, u32: Uint32Array, src: Uint8Array, nodesOffset: number, firstBytesOffset: number, poolOffset: number): number {
+  writeNodes(table: Uint8Array, u32: Uint32Array, tableView: DataView, src: Uint8Array, srcView: DataView, nodesOffset: number, firstBytesOffset: number, poolOffset: number): number {
     const t = this.t;
     const nodeCount = this.nodeCount;
     if (this.order.length < nodeCount) this.order = new Int32Array(Math.max(nodeCount, this.order.length * 2));
@@ -287,7 +305,10 @@ export class TrieBuilder {
       u32[w + N_EXACT_DISALLOW] = t[at + T_EXACT_DISALLOW]!;
       table[firstBytesOffset + k] = t[at + T_FIRST]!;
       childCursor += childCount;
-      for (let i = start; i < end; i++) table[pool++] = src[i]!;
+      // Four bytes a turn through the views (labels start anywhere: unaligned words).
+      let i = start;
+      for (; i + 4 <= end; i += 4, pool += 4) tableView.setInt32(pool, srcView.getInt32(i, true), true);
+      for (; i < end; i++) table[pool++] = src[i]!;
     }
     return pool;
   }
