@@ -32,9 +32,9 @@
 // single scan stops there, and the row of a DEAD state leads back to itself, so the lanes
 // of scanDfa4 can keep stepping), 0xffff while UNKNOWN (not built yet).
 //
-// Bounds. A path of L bytes costs at most L transitions. Building
-// one state costs O(P) for P positions (the set is produced in order: no sort), so a path
-// costs O(L × P) when every step misses; a path may build at most MISS_BUDGET states, after
+// Bounds. A path of L bytes costs at most L transitions. Building one state costs O(P) for
+// P positions (the set is produced in order: no sort), so a path costs O(L × P) when every
+// step misses; a path may build at most MISS_BUDGET states, after
 // which `scanDfa` gives up and match.ts judges the path rule by rule (linear: O(L + W × L)
 // for W rules). When the cache is full it is emptied and the path starts again once; a
 // table whose cache fills STRIKE_LIMIT times in a row having built more than one state per
@@ -50,22 +50,26 @@
 // hundreds of facet rules sharing a prefix, whose sets would be large here). When the
 // positions leave less than DFA_MIN_ARENA bytes for states, the DFA stays off.
 //
+// Why one file of ~600 lines: the region's layout, the build that writes states into it and
+// the scans that read them are one format; apart, each would restate the others' offsets
+// and the invariants (ascending sets, DEAD rows leading to themselves) the scans rely on.
+//
 // Region layout (offsets from its 16-aligned start):
 //    0 u32 enabled        1: scanDfa may be used; 0: never built, or given up
 //    4 u32 classCount     transitions per row
 //    8 u32 positionCount  P
 //   12 u32 rowBytes       2 × classCount + 4 (the meta link), rounded up to 16
-//   16 u32 rowsAt         first row (rows grow up from here) …
-//   20 u32 rowsNext       … to here
-//   24 u32 metaNext       meta records grow down from here …
+//   16 u32 rowsAt         the arena's start: rows grow up from here …
+//   20 u32 rowsNext       … (bytes of rows in use; a state is named by its row's offset) …
+//   24 u32 metaNext       … and meta records grow down from here …
 //   28 u32 arenaEnd       … from the region's end
 //   32 u32 start          the start state's transition | 0x10000 (0: not built yet)
 //   36 u32 strikes        flushes in a row that came too soon (PATHS_PER_STATE)
 //   40 u32 paths          paths scanned since the last flush
-//   56 u32 flushes        flushes so far (a diagnostic)
 //   44 u32 posAt          POS[P]
 //   48 u32 hashAt         u32 heads[HASH_SLOTS]: row offset + 1 of a state, chained through M_NEXT
 //   52 u32 scratchAt      u16[2P + 2]: the set being built
+//   56 u32 flushes        flushes so far (a diagnostic)
 //   64 u8 classOf[256]    byte → its class (0: a byte no piece has)
 // POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
 //                5 u8 kind (FIRST, LOOP, INNER, FINAL, MATCH), 6 u16 piece
