@@ -130,7 +130,9 @@ describe('no thread is left behind', () => {
     expect(run([
       'const w = new ChunkWorkers(JOB, 2);',
       'let first = true;',
-      'const out = new Writable({ write(_c, _e, cb) { if (!first) return cb(); first = false; w.set.slots[0].worker.terminate().then(() => cb()); } });',
+      // A timer holds the event loop open while the worker stops: Node can otherwise end the
+      // loop before the 'exit' event that settles terminate() (as WorkerSet.close guards).
+      'const out = new Writable({ write(_c, _e, cb) { if (!first) return cb(); first = false; const hold = setInterval(() => {}, 1 << 30); w.set.slots[0].worker.terminate().then(() => { clearInterval(hold); cb(); }); } });',
       'try { await runChunks(w, { source: input() }, out, { window: 4, chunkBytes: 4096 }); } catch (e) { console.log(e.message.replace(/[0-9]+/, "N")); }',
       'await w.close();',
     ].join('\n'))).toBe('robotstxt worker (thread N) exited with code 1 before answering');

@@ -104,7 +104,16 @@ export class WorkerSet<Request extends Sequenced, Reply extends Sequenced, Extra
     this.closed = true;
     const started = this.slots.splice(0).filter((w) => w !== undefined);
     for (const w of started) this.lose(w, error);
-    await Promise.all(started.map((w) => w.worker.terminate()));
+    // Node can let the event loop run dry while a terminated worker's thread stops, before
+    // the 'exit' event that settles terminate()'s promise (seen on Node 20 with a worker
+    // terminated mid-request: the process then ended with an unsettled `await`). A timer
+    // holds the loop open until every worker has stopped.
+    const hold = setInterval(() => undefined, 1 << 30);
+    try {
+      await Promise.all(started.map((w) => w.worker.terminate()));
+    } finally {
+      clearInterval(hold);
+    }
   }
 
   /** Forgets request `seq` of `w`, which lets an idle worker go. */
