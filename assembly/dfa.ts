@@ -203,28 +203,7 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   const arenaEnd = bytes & ~15;
   if (positions > MAX_POSITIONS || <u64>arenaAt + DFA_MIN_ARENA > <u64>bytes) return;
 
-  // Classes: each byte some piece holds gets its own.
   let classes: u32 = 1;
-  for (let r: u32 = 0; r < count; r++) {
-    const rule = wild + <usize>r * WILDCARD_SIZE;
-    const segs = segments + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
-    const pieces = load<u32>(rule, W_SEGMENT_COUNT);
-    for (let s: u32 = 0; s < pieces; s++) {
-      const seg = segs + <usize>s * SEGMENT_SIZE;
-      const at = table + load<u32>(seg, S_BYTES_OFFSET);
-      const m = load<u32>(seg, S_LENGTH);
-      for (let k: u32 = 0; k < m; k++) {
-        const c = <usize>load<u8>(at + k);
-        if (load<u8>(dfa + D_CLASS_OF + c) == 0) {
-          // Class 0 is taken and u8 holds 255 more: a table whose pieces use every byte gets no DFA.
-          if (classes == 256) return;
-          store<u8>(dfa + D_CLASS_OF + c, <u8>classes);
-          classes++;
-        }
-      }
-    }
-  }
-
   let p: u32 = 0;
   for (let r: u32 = 0; r < count; r++) {
     const rule = wild + <usize>r * WILDCARD_SIZE;
@@ -235,9 +214,17 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
       const at = table + load<u32>(seg, S_BYTES_OFFSET);
       const m = load<u32>(seg, S_LENGTH);
       for (let k: u32 = 0; k < m; k++) {
+        const c = <usize>load<u8>(at + k);
+        // Classes: each byte some piece holds gets its own. Class 0 is taken and u8 holds
+        // 255 more: a table whose pieces use every byte gets no DFA.
+        if (load<u8>(dfa + D_CLASS_OF + c) == 0) {
+          if (classes == 256) return;
+          store<u8>(dfa + D_CLASS_OF + c, <u8>classes);
+          classes++;
+        }
         const pos = dfa + posAt + <usize>p * POS_SIZE;
         store<u32>(pos, r, P_RULE);
-        store<u8>(pos, load<u8>(at + k), P_BYTE);
+        store<u8>(pos, <u8>c, P_BYTE);
         store<u8>(pos, s == 0 ? FIRST : k == 0 ? LOOP : INNER, P_KIND);
         store<u16>(pos, <u16>s, P_PIECE);
         p++;
