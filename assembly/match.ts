@@ -235,18 +235,11 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   const firstBlock = index + I_HEADER;
   const automaton = index + automatonOffset(load<u32>(index, 4), nodeCount);
   if ((<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0 && automatonEnabled(automaton)) {
-    // Every wildcard rule at once (wildcards.ts); merged as the loop below would.
+    // Every wildcard rule at once (wildcards.ts).
     scanAutomaton(automaton, path, len);
-    if (matchedAllowPrio > aPrio || (matchedAllowPrio == aPrio && matchedAllowPrio >= 0 && matchedAllowLine < aLine)) {
-      aPrio = matchedAllowPrio;
-      aLine = matchedAllowLine;
-    }
-    if (matchedDisallowPrio > dPrio || (matchedDisallowPrio == dPrio && matchedDisallowPrio >= 0 && matchedDisallowLine < dLine)) {
-      dPrio = matchedDisallowPrio;
-      dLine = matchedDisallowLine;
-    }
-  } else if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0 && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
-    // Every wildcard rule at once (dfa.ts, its end verdict in lane 0); merged as the loop below would.
+    return mergedVerdict(aPrio, aLine, dPrio, dLine, matchedAllowPrio, matchedAllowLine, matchedDisallowPrio, matchedDisallowLine);
+  } else if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0 && scanDfa(table, automaton, path, len)) {
+    // Every wildcard rule at once (dfa.ts, its end verdict in lane 0).
     return mergeLane(0, best);
   } else if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
     const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
@@ -286,8 +279,27 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     }
   }
 
+  return verdictOf(aPrio, aLine, dPrio, dLine);
+}
+
+/**
+ * The verdict of the best allow and disallow (priority, -1: none; line), setting
+ * decidedLine: disallow wins only when strictly longer and longer than an empty pattern.
+ */
+@inline function verdictOf(aPrio: i32, aLine: u32, dPrio: i32, dLine: u32): u32 {
   decidedLine = dPrio > aPrio ? dLine : aLine;
   return dPrio > aPrio && dPrio > 0 ? 0 : 1;
+}
+
+/**
+ * verdictOf the bests a, d merged with the bests an automaton found (allow…, disallow…),
+ * ranked as the rule-by-rule loop of `decide` ranks them: the higher priority, then the
+ * earlier line.
+ */
+@inline function mergedVerdict(aPrio: i32, aLine: u32, dPrio: i32, dLine: u32, allowPrio: i32, allowLine: u32, disallowPrio: i32, disallowLine: u32): u32 {
+  if (allowPrio > aPrio || (allowPrio == aPrio && allowPrio >= 0 && allowLine < aLine)) { aPrio = allowPrio; aLine = allowLine; }
+  if (disallowPrio > dPrio || (disallowPrio == dPrio && disallowPrio >= 0 && disallowLine < dLine)) { dPrio = disallowPrio; dLine = disallowLine; }
+  return verdictOf(aPrio, aLine, dPrio, dLine);
 }
 
 /**
@@ -297,18 +309,10 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
  */
 function mergeLane(k: u32, best: usize): u32 {
   const ends = LANE_ENDS + (<usize>k << 4);
-  let aPrio = load<i32>(best, R_ALLOW_PRIO);
-  let aLine = load<u32>(best, R_ALLOW_LINE);
-  let dPrio = load<i32>(best, R_DISALLOW_PRIO);
-  let dLine = load<u32>(best, R_DISALLOW_LINE);
-  const allowPrio = load<i32>(ends);
-  const allowLine = load<u32>(ends, 4);
-  const disallowPrio = load<i32>(ends, 8);
-  const disallowLine = load<u32>(ends, 12);
-  if (allowPrio > aPrio || (allowPrio == aPrio && allowPrio >= 0 && allowLine < aLine)) { aPrio = allowPrio; aLine = allowLine; }
-  if (disallowPrio > dPrio || (disallowPrio == dPrio && disallowPrio >= 0 && disallowLine < dLine)) { dPrio = disallowPrio; dLine = disallowLine; }
-  decidedLine = dPrio > aPrio ? dLine : aLine;
-  return dPrio > aPrio && dPrio > 0 ? 0 : 1;
+  return mergedVerdict(
+    load<i32>(best, R_ALLOW_PRIO), load<u32>(best, R_ALLOW_LINE), load<i32>(best, R_DISALLOW_PRIO), load<u32>(best, R_DISALLOW_LINE),
+    load<i32>(ends), load<u32>(ends, 4), load<i32>(ends, 8), load<u32>(ends, 12),
+  );
 }
 
 // Paths waiting for decideQueued: up to LANES (u32 address, length and output slot each).
