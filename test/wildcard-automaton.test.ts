@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentMatcher, Robots, type Profile } from '../src/index.js';
 import { AUTOMATON_CROWD } from '../src/table/encode.js';
 import { FLAG_WILDCARD_AUTOMATON, H_BYTE_LENGTH, H_FLAGS } from '../src/table/format.js';
-import { instantiate } from '../src/wasm/instance.js';
+import { PlacedTable } from './helpers/placed-table.js';
 import { ReferenceRobots } from './reference/index.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
@@ -24,18 +24,8 @@ const FIRSTS = ['/', '/a', '/ab', '/ab/', '/ru/', '', '/?'];
 
 /** States of the automaton the module builds for `table` (0: none), in a fresh instance. */
 function automatonStates(table: Uint8Array): number {
-  const exports = instantiate();
-  const memory = exports.memory;
-  const grow = (bytes: number): void => {
-    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
-  };
-  const at = (exports.heapBase() + 15) & ~15;
-  grow(at + table.length + 64);
-  new Uint8Array(memory.buffer).set(table, at);
-  const indexAt = (at + table.length + 64 + 15) & ~15;
-  grow(indexAt + exports.indexBytes(at) + 64);
-  exports.indexTable(at, indexAt);
-  return exports.automatonStates(at, indexAt);
+  const placed = new PlacedTable(table);
+  return placed.exports.automatonStates(placed.at, placed.index);
 }
 
 /** `table` with FLAG_WILDCARD_AUTOMATON cleared: the same rules, matched without the automaton. */

@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Robots, type Profile } from '../src/index.js';
-import { instantiate, type WasmExports } from '../src/wasm/instance.js';
+import { instantiate } from '../src/wasm/instance.js';
+import { PlacedTable as Placed } from './helpers/placed-table.js';
 import { ReferenceRobots } from './reference/index.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
@@ -20,58 +21,6 @@ const URLS_PER_RUN = 203;
 const PROFILES: readonly Profile[] = ['rfc', 'google'];
 const PIECES = ['a', 'b', 'ab', 'ba', 'aab', 'abab', '?', '=', '&', '/', '.php', 'x%41', '%2F', 'é', 'A', 'sort=', 'a?b', '/abab/', '/ab/ba', '-p', 'q='];
 const FIRSTS = ['/', '/a', '/ab', '/ab/', '/ru/', '', '/?', '/b'];
-
-/** One table placed and indexed in a fresh module instance, judged through the raw `matchLines` export. */
-class Placed {
-  readonly exports: WasmExports = instantiate();
-  private readonly at: number;
-  private readonly index: number;
-  private readonly free: number;
-
-  constructor(table: Uint8Array) {
-    this.at = (this.exports.heapBase() + 15) & ~15;
-    this.grow(this.at + table.length + 64);
-    new Uint8Array(this.exports.memory.buffer).set(table, this.at);
-    this.index = (this.at + table.length + 64 + 15) & ~15;
-    const bytes = this.exports.indexBytes(this.at);
-    this.grow(this.index + bytes + 64);
-    this.exports.indexTable(this.at, this.index);
-    this.free = (this.index + bytes + 64 + 15) & ~15;
-  }
-
-  private grow(bytes: number): void {
-    const memory = this.exports.memory;
-    if (bytes > memory.buffer.byteLength) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
-  }
-
-  /** Verdicts and deciding lines of `urls`, with the DFA on or off. */
-  judge(urls: readonly string[], dfa: boolean): { allowed: boolean; line: number }[] {
-    const input = new TextEncoder().encode(`${urls.join('\n')}\n`);
-    const n = urls.length;
-    const inputAt = this.free;
-    const out = (inputAt + input.length + 64 + 15) & ~15;
-    const lines = (out + n + 16 + 15) & ~15;
-    const scratch = lines + 4 * (n + 1) + 16;
-    this.grow(scratch + 3 * input.length + 1 + 64);
-    new Uint8Array(this.exports.memory.buffer).set(input, inputAt);
-    this.exports.useDfa(dfa ? 1 : 0);
-    const judged = this.exports.matchLines(this.at, this.index, inputAt, input.length, out, lines, scratch, 1);
-    this.exports.useDfa(1);
-    expect(judged).toBe(n);
-    const verdicts = new Uint8Array(this.exports.memory.buffer, out, n);
-    const decided = new Uint32Array(this.exports.memory.buffer, lines, n);
-    return Array.from(verdicts, (v, i) => ({ allowed: v === 1, line: decided[i]! }));
-  }
-
-  /** The DFA's cached states, flushes, and whether it is in use (dfaStatus). */
-  status(): { states: number; flushes: number; enabled: boolean } {
-    return {
-      states: this.exports.dfaStatus(this.at, this.index, 0),
-      flushes: this.exports.dfaStatus(this.at, this.index, 1),
-      enabled: this.exports.dfaStatus(this.at, this.index, 2) === 1,
-    };
-  }
-}
 
 /** Both paths (DFA on and off) give the reference's verdict and line for every URL; returns the placed table. */
 function expectReference(body: string, urls: readonly string[], profile: Profile, agent = 'bot'): Placed {
