@@ -43,12 +43,20 @@
 // costs O(L + MISS_BUDGET × P) plus, at worst, the rule-by-rule fallback, and the region
 // never grows. Verdicts never depend on which path is taken: both are exact.
 //
+// Which tables. A table with DFA_MIN_RULES wildcard rules or more uses the DFA from its
+// first path. One with DFA_TRIAL_RULES or more starts rule by rule, on trial: its paths
+// count the full rule matches they cost (`notePath`) in windows of TRIAL_PATHS, and the DFA
+// takes over after a window that averaged TRIAL_CALLS_X2 / 2 or more, the point from which
+// it measured cheaper on the corpus's tables of that size (a table whose rules pass the
+// prefilter often, such as `/*str1` … `/*/*/str9*`); until then the table stays rule by
+// rule. Either way the DFA's own limits below still apply. Tables with
+// FLAG_WILDCARD_AUTOMATON get none: the Aho–Corasick automaton of wildcards.ts serves crowds
+// of hundreds of facet rules sharing a prefix, whose sets would be large here.
+//
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, at most DFA_CAP: sized from the table's header so the host can place the
-// RuleIndex), only for tables with DFA_MIN_RULES wildcard rules or more and no
-// FLAG_WILDCARD_AUTOMATON (the Aho–Corasick automaton of wildcards.ts serves crowds of
-// hundreds of facet rules sharing a prefix, whose sets would be large here). When the
-// positions leave less than DFA_MIN_ARENA bytes for states, the DFA stays off.
+// RuleIndex). When the positions leave less than DFA_MIN_ARENA bytes for states, the DFA
+// stays off.
 //
 // Why one file of ~600 lines: the region's layout, the build that writes states into it and
 // the scans that read them are one format; apart, each would restate the others' offsets
@@ -70,7 +78,9 @@
 //   48 u32 hashAt         u32 heads[HASH_SLOTS]: row offset + 1 of a state, chained through M_NEXT
 //   52 u32 scratchAt      u16[2P + 2]: the set being built
 //   56 u32 flushes        flushes so far (a diagnostic)
-//   64 u8 classOf[256]    byte → its class (0: a byte no piece has)
+//   60 u32 trial          paths the trial's window still counts (tables below DFA_MIN_RULES), 0: none
+//   64 u32 trialCalls     full rule matches the window's paths cost so far
+//   80 u8 classOf[256]    byte → its class (0: a byte no piece has)
 // POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
 //                5 u8 kind (FIRST, LOOP, INNER, FINAL, MATCH), 6 u16 piece
 // Row (rowBytes, at rowsAt + s, s < ROWS_CAP): u16 transition[classCount], then at
@@ -86,8 +96,24 @@ import {
   W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
 } from './table';
 
-/** Wildcard rules from which a table gets the DFA (below, the prefilter of match.ts is cheaper). */
+/** Wildcard rules from which a table uses the DFA from its first path. */
 export const DFA_MIN_RULES: u32 = 32;
+/**
+ * Wildcard rules from which a table gets a DFA region at all. Below DFA_MIN_RULES the
+ * prefilter of match.ts is as cheap or cheaper for most tables, so such a table starts
+ * rule by rule and switches to the DFA only after a window of TRIAL_PATHS paths that cost
+ * TRIAL_CALLS_X2 / 2 full rule matches or more per path on average (`notePath`).
+ */
+export const DFA_TRIAL_RULES: u32 = 8;
+/** Paths of a trial's window. */
+export const TRIAL_PATHS: u32 = 512;
+/**
+ * Rule matches (`wildcardMatches` calls) per path, times 2, from which a trial turns the
+ * DFA on: 1.5 a path. On the corpus's tables of 8–31 wildcard rules, matched through the DFA
+ * against rule by rule, the geometric mean of the cost ratio was 1.10–1.21 below one call
+ * per path, 0.99 at 1–1.5, 0.87 at 1.5–2, 0.76 at 2–3 and 0.3–0.7 above.
+ */
+const TRIAL_CALLS_X2: u32 = 3;
 /** Region bytes: DFA_BASE + DFA_PER_RULE × wildcard rules, at most DFA_CAP. */
 export const DFA_BASE: u32 = 64 << 10;
 export const DFA_PER_RULE: u32 = 8 << 10;
@@ -122,7 +148,9 @@ const D_POS_AT: u32 = 44;
 const D_HASH_AT: u32 = 48;
 const D_SCRATCH_AT: u32 = 52;
 const D_FLUSHES: u32 = 56;
-const D_CLASS_OF: u32 = 64;
+const D_TRIAL: u32 = 60;
+const D_TRIAL_CALLS: u32 = 64;
+const D_CLASS_OF: u32 = 80;
 const D_HEADER: u32 = D_CLASS_OF + 256;
 
 
@@ -161,7 +189,7 @@ let bestDisallowLine: u32 = 0;
 
 /** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
 export function dfaBytesFor(flags: u32, wildcardCount: u32): u32 {
-  if ((flags & FLAG_WILDCARD_AUTOMATON) != 0 || wildcardCount < DFA_MIN_RULES) return 0;
+  if ((flags & FLAG_WILDCARD_AUTOMATON) != 0 || wildcardCount < DFA_TRIAL_RULES) return 0;
   return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * DFA_PER_RULE, DFA_CAP);
 }
 
@@ -251,7 +279,32 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   store<u32>(dfa, hashAt, D_HASH_AT);
   store<u32>(dfa, scratchAt, D_SCRATCH_AT);
   empty(dfa);
-  store<u32>(dfa, 1, D_ENABLED);
+  if (count >= DFA_MIN_RULES) store<u32>(dfa, 1, D_ENABLED);
+  else store<u32>(dfa, TRIAL_PATHS, D_TRIAL);
+}
+
+/**
+ * Counts one path judged rule by rule at a cost of `calls` rule matches while the region
+ * at `dfa` is on trial; a window's last path turns the DFA on when its paths cost at least
+ * TRIAL_CALLS_X2 / 2 matches each, or else opens the next window. Verdicts are the same
+ * either way: this only chooses the cheaper of two exact matchers. No overflow: a path
+ * costs fewer than DFA_MIN_RULES matches, so a window fewer than 2^14.
+ */
+@inline export function notePath(dfa: usize, calls: u32): void {
+  const left = load<u32>(dfa, D_TRIAL);
+  if (left == 0) return;
+  const total = load<u32>(dfa, D_TRIAL_CALLS) + calls;
+  if (left > 1) {
+    store<u32>(dfa, total, D_TRIAL_CALLS);
+    store<u32>(dfa, left - 1, D_TRIAL);
+  } else if (total * 2 >= TRIAL_CALLS_X2 * TRIAL_PATHS) {
+    store<u32>(dfa, 0, D_TRIAL);
+    store<u32>(dfa, 1, D_ENABLED);
+  } else {
+    // Not yet: the next TRIAL_PATHS paths are counted afresh (a workload may change).
+    store<u32>(dfa, 0, D_TRIAL_CALLS);
+    store<u32>(dfa, TRIAL_PATHS, D_TRIAL);
+  }
 }
 
 /** The cache without a state: no row, no meta record, no hash entry. */
@@ -589,12 +642,16 @@ export function scanDfa4(table: usize, dfa: usize, paths: usize, lens: usize): b
 
 /**
  * A diagnostic of the region at `dfa`: the states in its cache (`what` 0), its flushes so
- * far (1), whether it is in use (2: 1, or 0 when never built or given up). 0 without one.
+ * far (1), whether it is in use (2: 1, or 0 when never built, on trial or given up), the
+ * paths its trial's window still counts (3) and the rule matches it counted so far (4). 0
+ * without one.
  */
 export function dfaInfo(dfa: usize, what: u32): u32 {
   if (load<u32>(dfa, D_ROWS_AT) == 0) return 0;
   if (what == 1) return load<u32>(dfa, D_FLUSHES);
   if (what == 2) return load<u32>(dfa, D_ENABLED);
+  if (what == 3) return load<u32>(dfa, D_TRIAL);
+  if (what == 4) return load<u32>(dfa, D_TRIAL_CALLS);
 
   return load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
 }

@@ -58,7 +58,7 @@ import {
 //    … at the next multiple of 16 (automatonOffset): the wildcard automaton's region,
 //      automatonBytesFor bytes (0 without FLAG_WILDCARD_AUTOMATON), laid out by
 //      assembly/wildcards.ts, or else the DFA's, dfaBytesFor bytes (0 below
-//      DFA_MIN_RULES wildcard rules), laid out by assembly/dfa.ts; never both
+//      DFA_TRIAL_RULES wildcard rules), laid out by assembly/dfa.ts; never both
 export const I_HEADER: u32 = 176;
 export const I_SLASH_NODE: u32 = 8;
 export const I_SINGLES: u32 = 12;
@@ -384,7 +384,8 @@ export function automatonStates(table: usize, index: usize): u32 {
 
 /**
  * The DFA of `table`'s RuleIndex at `index` (dfa.ts): its cached states (`what` 0), its
- * flushes (1), whether it is in use (2); 0 when the table has none.
+ * flushes (1), whether it is in use (2), the paths its trial's window still counts (3) and
+ * the rule matches counted in it (4); 0 when the table has none.
  */
 export function dfaStatus(table: usize, index: usize, what: u32): u32 {
   if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return 0;

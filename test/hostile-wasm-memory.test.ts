@@ -115,6 +115,9 @@ function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () =>
     return regions;
   };
   const scratchFor = (scratch: number, maxLen: number): Region => ({ name: 'scratch', start: scratch, end: scratch + 3 * maxLen + 1 + SLACK });
+  // A match call may write its table's RuleIndex, and only that: the wildcard DFA builds its
+  // states and counts its trial there (assembly/dfa.ts).
+  const indexWrites = (table: number, index: number): Region => ({ name: 'index', start: index, end: index + real.indexBytes(table) });
 
   holder.exports = {
     ...real,
@@ -130,14 +133,14 @@ function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () =>
         total += len;
         maxLen = Math.max(maxLen, len);
       }
-      const reads = [...tableRegions(table, index), { name: 'input', start: input, end: input + total + SLACK }, { name: 'lengths', start: lengths, end: lengths + 4 * count }];
-      const writes = [{ name: 'out', start: out, end: out + count }, scratchFor(scratch, maxLen)];
+      const reads = [...tableRegions(table, null), { name: 'input', start: input, end: input + total + SLACK }, { name: 'lengths', start: lengths, end: lengths + 4 * count }];
+      const writes = [{ name: 'out', start: out, end: out + count }, scratchFor(scratch, maxLen), indexWrites(table, index)];
       if (lines !== 0) writes.push({ name: 'lines', start: lines, end: lines + 4 * count });
       return check('matchUrls', reads, writes, () => real.matchUrls(table, index, input, lengths, count, out, lines, scratch)) as void;
     },
     matchOnOrigin: (table, index, input, len, origin, originLen, lines, scratch) => {
-      const reads = [...tableRegions(table, index), { name: 'input', start: input, end: input + len + SLACK }, { name: 'origin', start: origin, end: origin + originLen + SLACK }];
-      const writes = [scratchFor(scratch, len)];
+      const reads = [...tableRegions(table, null), { name: 'input', start: input, end: input + len + SLACK }, { name: 'origin', start: origin, end: origin + originLen + SLACK }];
+      const writes = [scratchFor(scratch, len), indexWrites(table, index)];
       if (lines !== 0) writes.push({ name: 'lines', start: lines, end: lines + 4 });
       return check('matchOnOrigin', reads, writes, () => real.matchOnOrigin(table, index, input, len, origin, originLen, lines, scratch)) as number;
     },
@@ -153,8 +156,8 @@ function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () =>
         start = i + 1;
       }
       maxLine = Math.max(maxLine, len - start);
-      const reads = [...tableRegions(table, index), { name: 'input', start: input, end: input + len + SLACK }];
-      const writes = [{ name: 'out', start: out, end: out + count }, scratchFor(scratch, maxLine)];
+      const reads = [...tableRegions(table, null), { name: 'input', start: input, end: input + len + SLACK }];
+      const writes = [{ name: 'out', start: out, end: out + count }, scratchFor(scratch, maxLine), indexWrites(table, index)];
       if (lines !== 0) writes.push({ name: 'lines', start: lines, end: lines + 4 * count });
       return check('matchLines', reads, writes, () => real.matchLines(table, index, input, len, out, lines, scratch, final)) as number;
     },

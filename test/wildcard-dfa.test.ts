@@ -14,8 +14,11 @@ import { PlacedTable as Placed } from './helpers/placed-table.js';
 import { ReferenceRobots } from './reference/index.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
-/** Wildcard rules from which a table gets the DFA (assembly/dfa.ts DFA_MIN_RULES). */
+/** Wildcard rules from which a table uses the DFA from its first path (assembly/dfa.ts DFA_MIN_RULES). */
 const DFA_MIN_RULES = instantiate().dfaMinRules.value as number;
+/** Wildcard rules from which a table gets a DFA on trial, and the trial's window in paths (DFA_TRIAL_RULES, TRIAL_PATHS). */
+const DFA_TRIAL_RULES = instantiate().dfaTrialRules.value as number;
+const TRIAL_PATHS = instantiate().dfaTrialPaths.value as number;
 // Not a multiple of 4: the last few paths of a batch are judged without the four-lane scan.
 const URLS_PER_RUN = 203;
 const PROFILES: readonly Profile[] = ['rfc', 'google'];
@@ -73,7 +76,7 @@ describe('wildcard DFA: generated groups against the reference and the rule-by-r
     );
   }, 120_000);
 
-  it('a table with DFA_MIN_RULES wildcard rules builds states as it matches; one with fewer has none', () => {
+  it('a table with DFA_MIN_RULES wildcard rules builds states as it matches; one with fewer starts on trial, one with fewer than DFA_TRIAL_RULES has no DFA', () => {
     const base = ['/*.pdf$', '/*?*sort=', '/*/print$', '/a*b*c', '/*&page=', '/*;jsessionid='];
     const rules = Array.from({ length: DFA_MIN_RULES }, (_v, i) => (i < base.length ? base[i]! : `/*?*f${i}=`));
     const urls = ['/x.pdf', '/y?sort=1', '/z/print', '/a-b-c', '/p?x=1&page=2', '/q;jsessionid=1', '/plain', '/r?f9=1', '/s?f99=2'].map((u) => `https://example.com${u}`);
@@ -81,9 +84,90 @@ describe('wildcard DFA: generated groups against the reference and the rule-by-r
     const enough = expectReference(body(DFA_MIN_RULES), urls, 'rfc');
     expect(enough.status().enabled).toBe(true);
     expect(enough.status().states).toBeGreaterThan(1);
+    expect(enough.status().trialLeft).toBe(0);
+    // Judged twice (DFA on, then off), each path counted by the trial.
     const fewer = expectReference(body(DFA_MIN_RULES - 1), urls, 'rfc');
-    expect(fewer.status()).toEqual({ states: 0, flushes: 0, enabled: false });
+    expect(fewer.status()).toMatchObject({ states: 0, flushes: 0, enabled: false, trialLeft: TRIAL_PATHS - 2 * urls.length });
+    const trial = expectReference(body(DFA_TRIAL_RULES), urls, 'rfc');
+    expect(trial.status()).toMatchObject({ states: 0, enabled: false, trialLeft: TRIAL_PATHS - 2 * urls.length });
+    const none = expectReference(body(DFA_TRIAL_RULES - 1), urls, 'rfc');
+    expect(none.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0 });
   });
+});
+
+describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 1 wildcard rules switch when rule by rule costs more', () => {
+  // Rules that share their bytes, so that the prefilter passes many of them on a path
+  // holding "str" (a real file's shape: `/*str1` … `/*/*/str9*`).
+  const costly = [
+    ...Array.from({ length: 9 }, (_v, i) => `Disallow: /*str${i + 1}`),
+    ...Array.from({ length: 9 }, (_v, i) => `Disallow: /*/str${i + 1}*`),
+    ...Array.from({ length: 9 }, (_v, i) => `Allow: /*/*/str${i + 1}x`),
+  ];
+  const body = `User-agent: bot\n${costly.join('\n')}\nDisallow: /private\n`;
+  const heavy = (i: number): string => `https://example.com/news/${i % 7}/str${(i % 9) + 1}${i % 3 === 0 ? 'x' : ''}?p=${i}`;
+  // A path of one byte: shorter than every rule, so no rule is matched in full.
+  const light = 'https://example.com/';
+
+  it('rule matches are counted per path; a window averaging TRIAL_CALLS_X2 / 2 (1.5) or more turns the DFA on, one just below opens the next window', () => {
+    expect(costly.length).toBeGreaterThanOrEqual(DFA_TRIAL_RULES);
+    expect(costly.length).toBeLessThan(DFA_MIN_RULES);
+    const table = Robots.parse(body).forAgent('bot').table;
+    const probe = new Placed(table);
+    probe.judge([light], true);
+    expect(probe.status().trialCalls).toBe(0);
+    probe.judge([heavy(1)], true);
+    const perHeavy = probe.status().trialCalls;
+    expect(perHeavy).toBeGreaterThanOrEqual(2);
+    // The fewest heavy paths whose matches reach 1.5 per path over a window.
+    const needed = Math.ceil((1.5 * TRIAL_PATHS) / perHeavy);
+    const window = (heavyPaths: number): string[] => Array.from({ length: TRIAL_PATHS }, (_v, i) => (i < heavyPaths ? heavy(1) : light));
+
+    const below = new Placed(table);
+    below.judge(window(needed - 1).slice(0, TRIAL_PATHS - 1), true);
+    expect(below.status()).toMatchObject({ enabled: false, trialLeft: 1, trialCalls: (needed - 1) * perHeavy });
+    below.judge([light], true);
+    expect(below.status()).toMatchObject({ enabled: false, states: 0, trialLeft: TRIAL_PATHS, trialCalls: 0 });
+
+    const at = new Placed(table);
+    at.judge(window(needed), true);
+    expect(at.status()).toMatchObject({ enabled: true, trialLeft: 0 });
+    at.judge([heavy(2), heavy(3)], true);
+    expect(at.status().states).toBeGreaterThan(1);
+    // The window that follows a failed one counts afresh and can still turn the DFA on.
+    below.judge(window(needed), true);
+    expect(below.status()).toMatchObject({ enabled: true, trialLeft: 0 });
+  });
+
+  it('a workload that switches mid-batch gives the reference\'s verdict and line before and after, in both profiles and through every path', () => {
+    const urls = Array.from({ length: TRIAL_PATHS + 200 }, (_v, i) => (i % 5 === 4 ? `https://example.com/private/${i}` : heavy(i)));
+    for (const profile of PROFILES) {
+      const placed = expectReference(body, urls, profile);
+      expect(placed.status().enabled).toBe(true);
+      expect(placed.status().states).toBeGreaterThan(1);
+    }
+  });
+
+  it('a workload whose paths cost few matches stays rule by rule, window after window', () => {
+    const cheap = Array.from({ length: 2 * TRIAL_PATHS + 100 }, (_v, i) => `https://example.com/news/${i}/page-${i % 13}`);
+    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+    const verdicts = placed.judge(cheap, true);
+    expect(placed.status()).toMatchObject({ enabled: false, states: 0, trialLeft: TRIAL_PATHS - 100 });
+    expect(verdicts.every((v) => v.allowed)).toBe(true);
+  });
+
+  it(`${Math.ceil(RUNS / 4)} generated groups of ${DFA_TRIAL_RULES}–${DFA_MIN_RULES - 1} wildcard rules × ${TRIAL_PATHS + 103} URLs: exact before and after any switch`, () => {
+    const trialGroup = fc.tuple(fc.array(rule(pattern), { minLength: DFA_TRIAL_RULES, maxLength: DFA_MIN_RULES - 1 }), fc.array(rule(plain), { maxLength: 6 }))
+      .map(([wild, plains]) => `User-agent: bot\n${[...wild, ...plains].join('\n')}\n`);
+    let switched = 0;
+    fc.assert(
+      fc.property(trialGroup, fc.array(url, { minLength: TRIAL_PATHS + 103, maxLength: TRIAL_PATHS + 103 }), (generated, urls) => {
+        for (const profile of PROFILES) if (expectReference(generated, urls, profile).status().enabled) switched++;
+      }),
+      { numRuns: Math.ceil(RUNS / 4) },
+    );
+    // The small alphabet makes most generated groups costly: the switch itself was exercised.
+    expect(switched).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('wildcard DFA: at its limits the verdicts stay exact', () => {

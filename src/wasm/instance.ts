@@ -16,10 +16,14 @@ export interface WasmExports {
   indexTable(table: number, index: number): void;
   /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
   automatonStates(table: number, index: number): number;
-  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2); 0: none (a diagnostic). */
+  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3) and rule matches so far (4); 0: none (a diagnostic). */
   dfaStatus(table: number, index: number, what: number): number;
-  /** Wildcard rules from which a table gets the DFA (assembly/dfa.ts DFA_MIN_RULES). */
+  /** Wildcard rules from which a table uses the DFA from its first path (assembly/dfa.ts DFA_MIN_RULES). */
   readonly dfaMinRules: WebAssembly.Global;
+  /** Wildcard rules from which a table gets a DFA on trial (assembly/dfa.ts DFA_TRIAL_RULES). */
+  readonly dfaTrialRules: WebAssembly.Global;
+  /** Paths of a trial's window (assembly/dfa.ts TRIAL_PATHS). */
+  readonly dfaTrialPaths: WebAssembly.Global;
   /** Turns the wildcard DFA on (1, the default) or off (0) for every table of this instance: rule by rule, same verdicts. */
   useDfa(on: number): void;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
