@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Robots } from '../dist/index.js';
+import { FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_WILDCARD_COUNT } from '../dist/table/format.js';
 import { rng, syntheticRobots, toLines } from './fixtures.mjs';
 import { retailRobots } from './retail-gen.mjs';
 
@@ -93,6 +94,22 @@ function wildcardCount(matcher) {
   return n;
 }
 
+/**
+ * Which matcher serves a table's wildcard rules (assembly/match.ts), read off its header: the
+ * trie alone, rule by rule, the DFA on trial (8–31 rules: rule by rule until its paths
+ * prove costly), the DFA, or the Aho–Corasick automaton for crowds.
+ */
+function matcherOf(table) {
+  const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
+  const wildcards = view.getUint32(H_WILDCARD_COUNT, true);
+  if ((view.getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON) !== 0) return 'Aho–Corasick (crowd)';
+  if (wildcards >= 32) return 'DFA (32+ rules)';
+  if (wildcards >= 8) return 'DFA on trial (8–31)';
+  if (wildcards > 0) return 'rule by rule (1–7)';
+  return 'trie only';
+}
+const MATCHERS = ['trie only', 'rule by rule (1–7)', 'DFA on trial (8–31)', 'DFA (32+ rules)', 'Aho–Corasick (crowd)'];
+
 function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
@@ -174,7 +191,7 @@ export async function run(args) {
       const { ratio, wallRatio, aNs, bNs } = pairedRatio(() => m.matchLines(lines, out), () => empty.matchLines(lines, out), rounds);
       results.push({
         file: f.name, agent, ratio, wallRatio, ns: aNs / urls.length, floorNs: bNs / urls.length,
-        rules: m.ruleCount, wild: wildcardCount(m), urls: urls.length, real: f.real.length,
+        rules: m.ruleCount, wild: wildcardCount(m), urls: urls.length, real: f.real.length, matcher: matcherOf(m.table),
       });
     }
   }
@@ -187,6 +204,12 @@ export async function run(args) {
   console.log(`timing: ${rounds} alternating rounds per (file, agent), median ratio; floor median ${quantile(floors, 0.5).toFixed(1)} CPU-ns/URL; ${seconds.toFixed(0)} s`);
   console.log(`ratio by CPU time   ${dist(sorted)}`);
   console.log(`ratio by wall time  ${dist(walls)}`);
+  console.log('by matcher (CPU ratio):');
+  const width = Math.max(...MATCHERS.map((m) => m.length));
+  for (const matcher of MATCHERS) {
+    const own = results.filter((r) => r.matcher === matcher).map((r) => r.ratio).sort((a, b) => a - b);
+    if (own.length > 0) console.log(`  ${matcher.padEnd(width)}  ${String(own.length).padStart(5)} ${own.length === 1 ? 'table ' : 'tables'}  ${dist(own)}`);
+  }
   const worst = [...results].sort((a, b) => b.ratio - a.ratio).slice(0, 5);
   const head = ['file', 'agent', 'CPU ratio', 'wall ratio', 'CPU-ns/URL', 'floor CPU-ns', 'rules', 'wildcards', 'URLs (real)'];
   const rows = worst.map((w) => [w.file, w.agent, `${w.ratio.toFixed(2)}×`, `${w.wallRatio.toFixed(2)}×`, w.ns.toFixed(0), w.floorNs.toFixed(1), String(w.rules), String(w.wild), `${w.urls} (${w.real})`]);
