@@ -65,6 +65,15 @@ function firstCrawlDelay(records: readonly OtherRecord[]): number | undefined {
   return undefined;
 }
 
+/** The rules of `groups` in file order, in a new array. */
+function rulesOf(groups: readonly Group[]): RuleRecord[] {
+  // One group is the common case: slice copies its array in one step, not a push per rule.
+  if (groups.length === 1) return groups[0]!.rules.slice();
+  const rules: RuleRecord[] = [];
+  for (const group of groups) for (const rule of group.rules) rules.push(rule);
+  return rules;
+}
+
 /** Whether body[start, end) read as text starts with `acap-` in any ASCII case. */
 function startsWithAcap(body: Uint8Array, start: number, end: number): boolean {
   // TextDecoder drops one leading BOM, so the collector's decoded key may start after one.
@@ -291,8 +300,7 @@ export class Robots {
     const key = userAgent;
     let matcher = this.matchers.get(key);
     if (matcher) return matcher;
-    const rules: RuleRecord[] = [];
-    for (const group of selectGroups(this.groups, userAgent)) for (const rule of group.rules) rules.push(rule);
+    const rules = rulesOf(selectGroups(this.groups, userAgent));
     // The library's own freshly encoded table: the constructor's validation is for foreign tables.
     matcher = compileAgentMatcher(userAgent, this.profile, rules);
     if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
@@ -307,9 +315,7 @@ export class Robots {
    */
   rulesFor(userAgent: string): RuleRecord[] {
     checkAgent(userAgent);
-    const rules: RuleRecord[] = [];
-    for (const group of selectGroups(this.groups, userAgent)) for (const rule of group.rules) rules.push(rule);
-    return rules;
+    return rulesOf(selectGroups(this.groups, userAgent));
   }
 
   /**

@@ -82,19 +82,26 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * Google-compat: `*` followed by whitespace is still global.
  */
 export function readAgentValue(value: Uint8Array, profile: Profile): { global: boolean; token: string } {
-  if (value.length >= 1 && value[0] === 0x2a && (value.length === 1 || (profile === 'google' && isSpaceByte(value[1]!)))) {
-    return { global: true, token: '' };
-  }
-  let end = 0;
-  while (end < value.length && isTokenByte(value[end]!)) end++;
+  const token = agentTokenAt(value, 0, value.length, profile === 'google');
+  return token === null ? { global: true, token: '' } : { global: false, token };
+}
+
+/**
+ * readAgentValue for the value bytes[start, end): the token, or null for the global `*`
+ * (GroupCollector reads its body with it, making no view and no result object per line).
+ */
+function agentTokenAt(bytes: Uint8Array, start: number, end: number, google: boolean): string | null {
+  if (end > start && bytes[start] === 0x2a && (end - start === 1 || (google && isSpaceByte(bytes[start + 1]!)))) return null;
+  let stop = start;
+  while (stop < end && isTokenByte(bytes[stop]!)) stop++;
   // The run is ASCII (`[A-Za-z_-]`): its string is made a character at a time, already
   // lowercased, as asciiLower(bytesToText(run)) would give it without the decoder call.
   let token = '';
-  for (let i = 0; i < end; i++) {
-    const c = value[i]!;
+  for (let i = start; i < stop; i++) {
+    const c = bytes[i]!;
     token += String.fromCharCode(c <= 0x5a && c >= 0x41 ? c | 0x20 : c);
   }
-  return { global: false, token };
+  return token;
 }
 
 /**
@@ -115,8 +122,10 @@ export class GroupCollector implements OffsetLineHandler {
   private inAgents = false;
   private readonly buffer: ArrayBufferLike;
   private readonly base: number;
+  private readonly google: boolean;
 
-  constructor(protected readonly body: Uint8Array, private readonly profile: Profile) {
+  constructor(protected readonly body: Uint8Array, profile: Profile) {
+    this.google = profile === 'google';
     this.buffer = body.buffer;
     this.base = body.byteOffset;
   }
@@ -140,8 +149,8 @@ export class GroupCollector implements OffsetLineHandler {
       this.current.blocks.push(this.block);
       this.inAgents = true;
     }
-    const { global, token } = readAgentValue(this.view(start, end), this.profile);
-    if (global) {
+    const token = agentTokenAt(this.body, start, end, this.google);
+    if (token === null) {
       this.current.global = true;
       this.block.global = true;
     } else {
