@@ -45,14 +45,19 @@ export interface RobotsExplanation extends Explanation {
   readonly agentLines: readonly number[];
 }
 
+/** The last agent checkAgent accepted. */
+let lastCheckedAgent: string | null = null;
+
 /**
  * `userAgent` as a product token, or '*' for the `*` groups.
  * @throws TypeError for anything else (not a string, '', `Googlebot/2.1`, a whole header),
  *   suggesting the token it may mean: answering for it would silently read the `*` groups.
  */
 function checkAgent(userAgent: string): string {
+  // A crawler asks for one agent file after file: the last one accepted is not checked again.
+  if (userAgent === lastCheckedAgent) return userAgent;
   expectString(userAgent, 'userAgent');
-  if (userAgent === '*' || isValidProductToken(userAgent)) return userAgent;
+  if (userAgent === '*' || isValidProductToken(userAgent)) return (lastCheckedAgent = userAgent);
   throw productTokenError('userAgent', userAgent);
 }
 

@@ -203,13 +203,24 @@ export class GroupCollector implements OffsetLineHandler {
   invalid(_start: number, _end: number, _line: number): void {}
 }
 
+/** The last agent selectGroups read and its lowercase form. */
+let lastAgent: string | null = null;
+let lastToken = '';
+
 /**
  * The groups that apply to `agent` (RFC 9309 §2.2.1): every group naming it
  * (case-insensitively), merged; otherwise every `*` group; otherwise none.
  */
 export function selectGroups(groups: readonly Group[], agent: string): Group[] {
-  const token = asciiLower(agent);
-  const named = groups.filter((g) => g.agents.includes(token));
+  // A crawler selects for one agent file after file: its lowercase form is kept.
+  if (agent !== lastAgent) {
+    lastToken = asciiLower(agent);
+    lastAgent = agent;
+  }
+  const token = lastToken;
+  const named: Group[] = [];
+  for (const group of groups) if (group.agents.includes(token)) named.push(group);
   if (named.length > 0) return named;
-  return groups.filter((g) => g.global);
+  for (const group of groups) if (group.global) named.push(group);
+  return named;
 }
