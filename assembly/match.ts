@@ -31,9 +31,9 @@
 //
 // Tables with many wildcard rules skip the prefilter: a crowd sharing a prefix goes
 // through the Aho–Corasick automaton of wildcards.ts, any other table with DFA_MIN_RULES
-// or more through the lazy DFA of dfa.ts, and one with DFA_TRIAL_RULES or more too once
-// its first paths proved costly rule by rule (dfa.ts `notePath`); both find the same best
-// allow and disallow as the loop below, which stays the fallback.
+// or more through the lazy DFA of dfa.ts, and one with DFA_TRIAL_RULES or more too once a
+// window of its paths proved costly rule by rule (dfa.ts `notePath`); both find the same
+// best allow and disallow as the loop below, which stays the fallback.
 
 import { equalBytes, lanesBelow } from './scan';
 import {
