@@ -3,8 +3,9 @@
 // Why: matching wildcard rules one at a time (match.ts) costs a prefilter per block of 16
 // rules plus a scan per candidate rule, so a shop's 60 facet and locale rules cost several
 // times the URL's own preparation. Here a path byte costs one class lookup and one
-// transition load, and `scanDfa4` reads four paths at once, so that the four chains of
-// dependent loads overlap instead of each waiting on its own.
+// transition load, and `scanDfaQueue` reads four paths at once, so that the four chains of
+// dependent loads overlap instead of each waiting on its own; a lane whose path ends takes
+// the next queued one, so that the four stay busy.
 //
 // The NFA. A rule `s0*s1*…*sk[$]` is a chain of positions, one per piece byte, then an end
 // position: MATCH (the rule has matched; it never enters a state) or, for an anchored rule,
@@ -30,7 +31,7 @@
 // cache. A transition is the target row's offset / 8 (a multiple of 2), its bit 0 set
 // when the target is DEAD (it holds no position: no later byte changes the verdict; a
 // single scan stops there, and the row of a DEAD state leads back to itself, so the lanes
-// of scanDfa4 can keep stepping), 0xffff while UNKNOWN (not built yet).
+// of scanDfaQueue can keep stepping), 0xffff while UNKNOWN (not built yet).
 //
 // Bounds. A path of L bytes costs at most L transitions. Building one state costs O(P) for
 // P positions (the set is produced in order: no sort), so a path costs O(L × P) when every
@@ -117,7 +118,7 @@ const TRIAL_CALLS_X2: u32 = 3;
 /** Region bytes: DFA_BASE + DFA_PER_RULE × wildcard rules, at most DFA_CAP. */
 export const DFA_BASE: u32 = 64 << 10;
 export const DFA_PER_RULE: u32 = 8 << 10;
-export const DFA_CAP: u32 = 512 << 10;
+export const DFA_CAP: u32 = 768 << 10;
 /** Least arena left for states, else no DFA. */
 const DFA_MIN_ARENA: u32 = 32 << 10;
 /** Most row bytes (a transition holds offset / 8 in 16 bits, 0xffff kept for UNKNOWN). */
@@ -178,7 +179,7 @@ const M_SET: u32 = 48;
 const DEAD: u32 = 1;
 /** Not built yet (never a transition: the rows end below ROWS_CAP). */
 const UNKNOWN: u32 = 0xffff;
-/** Paths `scanDfa4` reads at once. */
+/** Paths `scanDfaQueue` reads at once. */
 export const LANES: u32 = 4;
 
 // The bests while a state is built.
@@ -511,7 +512,7 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
 }
 
 /**
- * Runs path[0, len) through the DFA: true with the end verdict in lane 0 of LANE_ENDS,
+ * Runs path[0, len) through the DFA: true with the end verdict in entry 0 of PATH_ENDS,
  * or false when the path must be judged rule by rule (MISS_BUDGET spent, the cache full
  * twice, or the DFA given up). One load per byte while states are cached.
  */
@@ -561,83 +562,138 @@ function run(table: usize, dfa: usize, s: usize, from: u32, path: usize, len: u3
   return s;
 }
 
-/** The end verdicts of the lanes of the last `scanDfa4` (and of the last `scanDfa`, lane 0): per lane i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine. */
-export const LANE_ENDS: usize = memory.data(16 * LANES, 16);
+/** Paths one `scanDfaQueue` call takes at most (its answer has a bit per path). */
+export const QUEUE_CAP: u32 = 32;
 
-/** Copies the end verdict of the state at row offset s to lane k of LANE_ENDS. */
+/** The end verdict of each path of the last `scanDfaQueue` (of the last `scanDfa`: entry 0): i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine. */
+export const PATH_ENDS: usize = memory.data(16 * QUEUE_CAP, 16);
+
+/** Copies the end verdict of the state at row offset s to entry k of PATH_ENDS. */
 @inline function endVerdict(dfa: usize, s: usize, k: u32): void {
   const meta = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s);
-  memory.copy(LANE_ENDS + (<usize>k << 4), meta + M_END, 16);
+  memory.copy(PATH_ENDS + (<usize>k << 4), meta + M_END, 16);
 }
 
 /**
- * Runs LANES paths (paths[k], lens[k]: u32 arrays) through the DFA at once: true with each
- * end verdict in LANE_ENDS, or false (nothing to use) when one of them needs the cache
- * flushed or spends MISS_BUDGET; the caller then judges each path on its own. While all
- * the paths have bytes left, each step advances the four of them, whose loads do not
- * depend on each other (a lane in a DEAD state stays there: its row leads back to itself);
- * the rest of each path is read as `scanDfa` reads it.
+ * Runs n ≤ QUEUE_CAP paths (paths[k], lens[k]: u32 arrays) through the DFA, LANES at a
+ * time: returns a mask whose bit k is set when path k's end verdict is in PATH_ENDS[k].
+ * A path without its bit (it spent MISS_BUDGET, or the cache filled up, after which no
+ * path is read further) must be judged on its own. Each step advances four paths, whose
+ * loads do not depend on each other; a lane whose path ended or went DEAD takes the next
+ * path, so that the lanes stay busy until fewer than LANES paths are left, which then end
+ * one at a time as `scanDfa` reads a path.
  */
-export function scanDfa4(table: usize, dfa: usize, paths: usize, lens: usize): bool {
-  if (!dfaEnabled(dfa)) return false;
+export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize, n: u32): u32 {
+  if (!dfaEnabled(dfa) || n == 0) return 0;
   const start = load<u32>(dfa, D_START);
   const t = start != 0 ? start & 0xffff : startState(table, dfa);
-  if (t == UNKNOWN) return false;
-  store<u32>(dfa, load<u32>(dfa, D_PATHS) + LANES, D_PATHS);
+  if (t == UNKNOWN) return 0;
+  store<u32>(dfa, load<u32>(dfa, D_PATHS) + n, D_PATHS);
+  const first = <usize>(t & ~DEAD) << 3;
+  let done: u32 = 0;
+  if ((t & DEAD) != 0) {
+    for (let k: u32 = 0; k < n; k++) endVerdict(dfa, first, k);
+    return n >= 32 ? 0xffffffff : (1 << n) - 1;
+  }
+  if (n < LANES) {
+    for (let k: u32 = 0; k < n; k++) {
+      const e = run(table, dfa, first, 0, <usize>load<u32>(paths + (<usize>k << 2)), load<u32>(lens + (<usize>k << 2)), 0);
+      if (e == RUN_FULL) return done;
+      if (e != RUN_BUDGET) { endVerdict(dfa, e, k); done |= 1 << k; }
+    }
+    return done;
+  }
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   const classOf = dfa + D_CLASS_OF;
-  const p0 = <usize>load<u32>(paths);
-  const p1 = <usize>load<u32>(paths, 4);
-  const p2 = <usize>load<u32>(paths, 8);
-  const p3 = <usize>load<u32>(paths, 12);
-  const shortest = min(min(load<u32>(lens), load<u32>(lens, 4)), min(load<u32>(lens, 8), load<u32>(lens, 12)));
-  let s0 = <usize>(t & ~DEAD) << 3;
-  let s1 = s0;
-  let s2 = s0;
-  let s3 = s0;
-  // Bit k: lane k is in a DEAD state.
-  let dead: u32 = (t & DEAD) != 0 ? 15 : 0;
-  let misses: u32 = 0;
-  let i: u32 = 0;
-  // Invariant: s0‥s3 are the states of paths[k][0, i). At most `shortest` steps, each four
-  // loads while cached; a lane that misses builds its state (`step`), at most MISS_BUDGET
-  // in all; the loop ends early once every lane is DEAD.
-  for (; i < shortest && dead != 15; i++) {
-    const c0 = <u32>load<u8>(p0 + i);
-    const c1 = <u32>load<u8>(p1 + i);
-    const c2 = <u32>load<u8>(p2 + i);
-    const c3 = <u32>load<u8>(p3 + i);
-    let t0 = <u32>load<u16>(rows + s0 + (<usize>load<u8>(classOf + c0) << 1));
-    let t1 = <u32>load<u16>(rows + s1 + (<usize>load<u8>(classOf + c1) << 1));
-    let t2 = <u32>load<u16>(rows + s2 + (<usize>load<u8>(classOf + c2) << 1));
-    let t3 = <u32>load<u16>(rows + s3 + (<usize>load<u8>(classOf + c3) << 1));
-    if (((t0 | t1 | t2 | t3) & DEAD) != 0) {
-      // An UNKNOWN state is built here; entering a DEAD one marks its lane.
-      if (t0 == UNKNOWN) { if (++misses > MISS_BUDGET || (t0 = step(table, dfa, s0, c0)) == UNKNOWN) return false; }
-      if (t1 == UNKNOWN) { if (++misses > MISS_BUDGET || (t1 = step(table, dfa, s1, c1)) == UNKNOWN) return false; }
-      if (t2 == UNKNOWN) { if (++misses > MISS_BUDGET || (t2 = step(table, dfa, s2, c2)) == UNKNOWN) return false; }
-      if (t3 == UNKNOWN) { if (++misses > MISS_BUDGET || (t3 = step(table, dfa, s3, c3)) == UNKNOWN) return false; }
-      dead |= (t0 & DEAD) | ((t1 & DEAD) << 1) | ((t2 & DEAD) << 2) | ((t3 & DEAD) << 3);
-      t0 &= ~DEAD;
-      t1 &= ~DEAD;
-      t2 &= ~DEAD;
-      t3 &= ~DEAD;
+  // Lane j reads path id_j: its next byte at p_j, r_j bytes left, in state s_j, m_j states
+  // built for it; bit j of `live`: the lane still has a path.
+  let id0: u32 = 0, id1: u32 = 1, id2: u32 = 2, id3: u32 = 3;
+  let p0 = <usize>load<u32>(paths), p1 = <usize>load<u32>(paths, 4), p2 = <usize>load<u32>(paths, 8), p3 = <usize>load<u32>(paths, 12);
+  let r0 = load<u32>(lens), r1 = load<u32>(lens, 4), r2 = load<u32>(lens, 8), r3 = load<u32>(lens, 12);
+  let s0 = first, s1 = first, s2 = first, s3 = first;
+  let m0: u32 = 0, m1: u32 = 0, m2: u32 = 0, m3: u32 = 0;
+  let live: u32 = 15;
+  let k: u32 = LANES;
+  // Invariant: paths [0, k) were given to lanes, each read up to its lane's p_j. A round
+  // steps the four lanes `steps` times (the fewest bytes a lane has left; fewer when a lane
+  // goes DEAD or spends MISS_BUDGET), then each lane whose path is decided takes path k. A
+  // round decides at least one path, so at most n rounds; each byte is read once.
+  while (live == 15) {
+    const steps = min(min(r0, r1), min(r2, r3));
+    // Bit j: lane j went DEAD; bit 4 + j as well: it spent MISS_BUDGET (no verdict).
+    let ended: u32 = 0;
+    let i: u32 = 0;
+    while (i < steps) {
+      const c0 = <u32>load<u8>(p0 + i);
+      const c1 = <u32>load<u8>(p1 + i);
+      const c2 = <u32>load<u8>(p2 + i);
+      const c3 = <u32>load<u8>(p3 + i);
+      let t0 = <u32>load<u16>(rows + s0 + (<usize>load<u8>(classOf + c0) << 1));
+      let t1 = <u32>load<u16>(rows + s1 + (<usize>load<u8>(classOf + c1) << 1));
+      let t2 = <u32>load<u16>(rows + s2 + (<usize>load<u8>(classOf + c2) << 1));
+      let t3 = <u32>load<u16>(rows + s3 + (<usize>load<u8>(classOf + c3) << 1));
+      i++;
+      if (((t0 | t1 | t2 | t3) & DEAD) != 0) {
+        // An UNKNOWN target is built (a full cache ends the call); a lane that went DEAD
+        // or spent its budget ends the round.
+          if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return done; }
+          if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
+          if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
+          if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
+        ended |= (t0 & DEAD) | ((t1 & DEAD) << 1) | ((t2 & DEAD) << 2) | ((t3 & DEAD) << 3);
+        s0 = <usize>(t0 & ~DEAD) << 3;
+        s1 = <usize>(t1 & ~DEAD) << 3;
+        s2 = <usize>(t2 & ~DEAD) << 3;
+        s3 = <usize>(t3 & ~DEAD) << 3;
+        if (ended != 0) break;
+        continue;
+      }
+      s0 = <usize>t0 << 3;
+      s1 = <usize>t1 << 3;
+      s2 = <usize>t2 << 3;
+      s3 = <usize>t3 << 3;
     }
-    s0 = <usize>t0 << 3;
-    s1 = <usize>t1 << 3;
-    s2 = <usize>t2 << 3;
-    s3 = <usize>t3 << 3;
+    p0 += i; p1 += i; p2 += i; p3 += i;
+    r0 -= i; r1 -= i; r2 -= i; r3 -= i;
+      if (r0 == 0 || (ended & 1) != 0) {
+        if ((ended & 0x10) == 0) { endVerdict(dfa, s0, id0); done |= 1 << id0; }
+        if (k < n) { id0 = k; p0 = <usize>load<u32>(paths + (<usize>k << 2)); r0 = load<u32>(lens + (<usize>k << 2)); s0 = first; m0 = 0; k++; } else live &= ~1;
+      }
+      if (r1 == 0 || (ended & 2) != 0) {
+        if ((ended & 0x20) == 0) { endVerdict(dfa, s1, id1); done |= 1 << id1; }
+        if (k < n) { id1 = k; p1 = <usize>load<u32>(paths + (<usize>k << 2)); r1 = load<u32>(lens + (<usize>k << 2)); s1 = first; m1 = 0; k++; } else live &= ~2;
+      }
+      if (r2 == 0 || (ended & 4) != 0) {
+        if ((ended & 0x40) == 0) { endVerdict(dfa, s2, id2); done |= 1 << id2; }
+        if (k < n) { id2 = k; p2 = <usize>load<u32>(paths + (<usize>k << 2)); r2 = load<u32>(lens + (<usize>k << 2)); s2 = first; m2 = 0; k++; } else live &= ~4;
+      }
+      if (r3 == 0 || (ended & 8) != 0) {
+        if ((ended & 0x80) == 0) { endVerdict(dfa, s3, id3); done |= 1 << id3; }
+        if (k < n) { id3 = k; p3 = <usize>load<u32>(paths + (<usize>k << 2)); r3 = load<u32>(lens + (<usize>k << 2)); s3 = first; m3 = 0; k++; } else live &= ~8;
+      }
   }
-  // The rest of each live path, one lane at a time.
-  if ((dead & 1) == 0) { s0 = run(table, dfa, s0, i, p0, load<u32>(lens), misses); if (s0 >= RUN_BUDGET) return false; }
-  if ((dead & 2) == 0) { s1 = run(table, dfa, s1, i, p1, load<u32>(lens, 4), misses); if (s1 >= RUN_BUDGET) return false; }
-  if ((dead & 4) == 0) { s2 = run(table, dfa, s2, i, p2, load<u32>(lens, 8), misses); if (s2 >= RUN_BUDGET) return false; }
-  if ((dead & 8) == 0) { s3 = run(table, dfa, s3, i, p3, load<u32>(lens, 12), misses); if (s3 >= RUN_BUDGET) return false; }
-  endVerdict(dfa, s0, 0);
-  endVerdict(dfa, s1, 1);
-  endVerdict(dfa, s2, 2);
-  endVerdict(dfa, s3, 3);
-  return true;
+  // Fewer than LANES paths left: each live lane finishes alone.
+    if ((live & 1) != 0) {
+      const e = run(table, dfa, s0, 0, p0, r0, m0);
+      if (e == RUN_FULL) return done;
+      if (e != RUN_BUDGET) { endVerdict(dfa, e, id0); done |= 1 << id0; }
+    }
+    if ((live & 2) != 0) {
+      const e = run(table, dfa, s1, 0, p1, r1, m1);
+      if (e == RUN_FULL) return done;
+      if (e != RUN_BUDGET) { endVerdict(dfa, e, id1); done |= 1 << id1; }
+    }
+    if ((live & 4) != 0) {
+      const e = run(table, dfa, s2, 0, p2, r2, m2);
+      if (e == RUN_FULL) return done;
+      if (e != RUN_BUDGET) { endVerdict(dfa, e, id2); done |= 1 << id2; }
+    }
+    if ((live & 8) != 0) {
+      const e = run(table, dfa, s3, 0, p3, r3, m3);
+      if (e == RUN_FULL) return done;
+      if (e != RUN_BUDGET) { endVerdict(dfa, e, id3); done |= 1 << id3; }
+    }
+  return done;
 }
 
 /**

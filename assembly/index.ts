@@ -112,7 +112,7 @@ export function matchUrls(table: usize, index: usize, input: usize, lengths: usi
   const flags = <u32>load<u16>(table, H_FLAGS);
   let url = input;
   if (queues(table, index)) {
-    // Four paths at a time through the DFA (match.ts decideQueued).
+    // Paths queued for the DFA, four read at a time (match.ts decideQueued).
     for (let i: u32 = 0; i < count; i++) {
       const len = load<u32>(lengths + (<usize>i << 2));
       preparePath(url, len, scratch, flags);
@@ -232,7 +232,7 @@ export function matchLines(table: usize, index: usize, input: usize, len: u32, o
   let start: u32 = 0;
   let n: u32 = 0;
   if (queues(table, index)) {
-    // Four paths at a time through the DFA (match.ts decideQueued).
+    // Paths queued for the DFA, four read at a time (match.ts decideQueued).
     while (start < len && prepareLineAt(flags, input, start, len, final, scratch)) {
       judgeOrQueue(table, index, flags, input, input + len, n, out, linesOut);
       n++;

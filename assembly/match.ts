@@ -49,7 +49,7 @@ import { walkTrie } from './trie-walk';
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
-import { LANES, LANE_ENDS, dfaBytesFor, dfaEnabled, notePath, scanDfa, scanDfa4 } from './dfa';
+import { PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, notePath, scanDfa, scanDfaQueue } from './dfa';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -314,27 +314,27 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
 }
 
 /**
- * Merges lane k of the DFA's end verdicts (dfa.ts LANE_ENDS) into the plain rules' bests
+ * Merges entry k of the DFA's end verdicts (dfa.ts PATH_ENDS) into the plain rules' bests
  * (`best`, walkTrie's record; ties: the earlier line, as the rule-by-rule loop ranks them)
  * and returns the verdict, setting decidedLine.
  */
 function mergeLane(k: u32, best: usize): u32 {
-  const ends = LANE_ENDS + (<usize>k << 4);
+  const ends = PATH_ENDS + (<usize>k << 4);
   return mergedVerdict(
     load<i32>(best, R_ALLOW_PRIO), load<u32>(best, R_ALLOW_LINE), load<i32>(best, R_DISALLOW_PRIO), load<u32>(best, R_DISALLOW_LINE),
     load<i32>(ends), load<u32>(ends, 4), load<i32>(ends, 8), load<u32>(ends, 12),
   );
 }
 
-// Paths waiting for decideQueued: up to LANES (u32 address, length and output slot each).
-const QUEUE_PATHS: usize = memory.data(4 * LANES, 16);
-const QUEUE_LENGTHS: usize = memory.data(4 * LANES, 16);
-const QUEUE_SLOTS: usize = memory.data(4 * LANES, 16);
+// Paths waiting for decideQueued: up to QUEUE_CAP (u32 address, length and output slot each).
+const QUEUE_PATHS: usize = memory.data(4 * QUEUE_CAP, 16);
+const QUEUE_LENGTHS: usize = memory.data(4 * QUEUE_CAP, 16);
+const QUEUE_SLOTS: usize = memory.data(4 * QUEUE_CAP, 16);
 let queued: u32 = 0;
 
 /**
  * Whether the batch loops should queue this table's paths (queuePath, decideQueued): it
- * matches through the DFA (dfa.ts), whose four-lane scan overlaps four paths' loads.
+ * matches through the DFA (dfa.ts), whose queue scan overlaps four paths' loads at a time.
  */
 export function queues(table: usize, index: usize): bool {
   const count = load<u32>(index);
@@ -352,25 +352,26 @@ export function queues(table: usize, index: usize): bool {
   store<u32>(QUEUE_LENGTHS + k, len);
   store<u32>(QUEUE_SLOTS + k, slot);
   queued++;
-  return queued == LANES;
+  return queued == QUEUE_CAP;
 }
 
 /**
- * Decides the queued paths as `decide` would, four at once through scanDfa4 when the queue
- * is full (else, or when the DFA cannot take them, one by one), and empties the queue:
- * verdicts to out[slot], deciding lines to linesOut[slot] when linesOut is not 0.
+ * Decides the queued paths as `decide` would, through one scanDfaQueue (a path it could
+ * not take is decided on its own), and empties the queue: verdicts to out[slot], deciding
+ * lines to linesOut[slot] when linesOut is not 0. Paths go in queue order: `decide` writes
+ * entry 0 of PATH_ENDS (scanDfa), which path 0 has read by then.
  */
 export function decideQueued(table: usize, index: usize, out: usize, linesOut: usize): void {
   const n = queued;
   queued = 0;
   const dfa = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
-  const together = n == LANES && scanDfa4(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS);
+  const scanned = scanDfaQueue(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS, n);
   for (let k: u32 = 0; k < n; k++) {
     const path = <usize>load<u32>(QUEUE_PATHS + (<usize>k << 2));
     const len = load<u32>(QUEUE_LENGTHS + (<usize>k << 2));
     const slot = <usize>load<u32>(QUEUE_SLOTS + (<usize>k << 2));
     let verdict: u32;
-    if (together) {
+    if ((scanned & (1 << k)) != 0) {
       verdict = mergeLane(k, walkTrie(table, index, path, len));
     } else {
       verdict = decide(table, index, path, len);

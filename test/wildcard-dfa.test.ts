@@ -225,6 +225,34 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     expect(states).toBeLessThanOrEqual(97);
   });
 
+  it('the queue: batches of 1 to 100 paths of 1 to 300 bytes, some DEAD after two bytes, give the reference\'s verdict and line', () => {
+    // Lanes take the next queued path when theirs ends or goes DEAD (assembly/dfa.ts
+    // scanDfaQueue): lengths and DEAD points differ from path to path, and each batch size
+    // ends on a partial queue of its own.
+    const rules = ['Disallow: /x*.pdf$', 'Allow: /x*?*a=', 'Disallow: /x*/y/*z', 'Allow: /x/*$', 'Disallow: /xx'];
+    for (let i = 0; i < DFA_MIN_RULES; i++) rules.push(`Disallow: /x*?*f${i}=`);
+    const body = `User-agent: bot\n${rules.join('\n')}\n`;
+    const r = random(17);
+    const tails = ['.pdf', '?a=1', '/y/z', '', '?f9=2', '?f31=&a='];
+    const urls = Array.from({ length: 100 }, (_, i) => {
+      const head = i % 3 === 0 ? 'y' : 'x'; // "/y…" holds no position after two bytes: DEAD
+      return `https://example.com/${head}${word(r, Math.floor(r() * 290))}${tails[i % tails.length]}`;
+    });
+    for (const n of [1, 3, 4, 5, 31, 32, 33, 64, 65, 100]) {
+      for (const profile of PROFILES) expect(expectReference(body, urls.slice(0, n), profile).status().enabled).toBe(true);
+    }
+  });
+
+  it('the queue: one path that spends the per-path budget among short ones is judged rule by rule, the others through the DFA', () => {
+    const body = dense(3, 300);
+    const r = random(23);
+    const short = (): string => `https://example.com/${word(r, 2 + Math.floor(r() * 10))}`;
+    const urls = [...Array.from({ length: 9 }, short), `https://example.com/${word(r, 4000)}`, ...Array.from({ length: 40 }, short)];
+    const placed = expectReference(body, urls, 'rfc');
+    expect(placed.status().enabled).toBe(true);
+    expect(placed.judge(urls, true)).toEqual(placed.judge(urls, false));
+  });
+
   it('a path of 2^16 + 1 bytes through a warm DFA: the same verdict as rule by rule', () => {
     const rules = ['Disallow: /*.pdf$', 'Allow: /*?*a=', 'Disallow: /*/x/*y', 'Disallow: /*-p*/z', 'Allow: /*&q', 'Disallow: /b*$'];
     for (let i = rules.length; i < DFA_MIN_RULES; i++) rules.push(`Disallow: /*?*f${i}=`);
