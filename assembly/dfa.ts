@@ -82,6 +82,7 @@
 //   60 u32 trial          paths the trial's window still counts (tables below DFA_MIN_RULES), 0: none
 //   64 u32 trialCalls     full rule matches the window's paths cost so far
 //   80 u8 classOf[256]    byte → its class (0: a byte no piece has)
+//  336 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
 // POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
 //                5 u8 kind (FIRST, LOOP, INNER, FINAL, MATCH), 6 u16 piece
 // Row (rowBytes, at rowsAt + s, s < ROWS_CAP): u16 transition[classCount], then at
@@ -152,7 +153,8 @@ const D_FLUSHES: u32 = 56;
 const D_TRIAL: u32 = 60;
 const D_TRIAL_CALLS: u32 = 64;
 const D_CLASS_OF: u32 = 80;
-const D_HEADER: u32 = D_CLASS_OF + 256;
+const D_CLASS_AT: u32 = D_CLASS_OF + 256;
+const D_HEADER: u32 = D_CLASS_AT + 512;
 
 
 const POS_SIZE: u32 = 8;
@@ -271,6 +273,7 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
     p++;
   }
 
+  for (let c: u32 = 0; c < 256; c++) store<u16>(dfa + D_CLASS_AT + (c << 1), <u16>(<u32>load<u8>(dfa + D_CLASS_OF + c) << 1));
   store<u32>(dfa, classes, D_CLASS_COUNT);
   store<u32>(dfa, positions, D_POSITIONS);
   store<u32>(dfa, ((classes << 1) + 4 + 15) & ~15, D_ROW_BYTES);
@@ -543,12 +546,12 @@ const RUN_BUDGET: usize = <usize>-2;
  */
 function run(table: usize, dfa: usize, s: usize, from: u32, path: usize, len: u32, misses: u32): usize {
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
-  const classOf = dfa + D_CLASS_OF;
+  const classAt = dfa + D_CLASS_AT;
   // Invariant: s is the state of path[0, i). At most len − from steps: one load each while
   // cached, else one `step` (O(P)), at most MISS_BUDGET of those per path.
   for (let i = from; i < len; i++) {
     const c = <u32>load<u8>(path + i);
-    let t = <u32>load<u16>(rows + s + (<usize>load<u8>(classOf + c) << 1));
+    let t = <u32>load<u16>(rows + s + <usize>load<u16>(classAt + (c << 1)));
     if ((t & DEAD) != 0) {
       if (t == UNKNOWN) {
         if (++misses > MISS_BUDGET) return RUN_BUDGET;
@@ -604,7 +607,7 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
     return done;
   }
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
-  const classOf = dfa + D_CLASS_OF;
+  const classAt = dfa + D_CLASS_AT;
   // Lane j reads path id_j: its next byte at p_j, r_j bytes left, in state s_j, m_j states
   // built for it; bit j of `live`: the lane still has a path.
   let id0: u32 = 0, id1: u32 = 1, id2: u32 = 2, id3: u32 = 3;
@@ -628,10 +631,10 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
       const c1 = <u32>load<u8>(p1 + i);
       const c2 = <u32>load<u8>(p2 + i);
       const c3 = <u32>load<u8>(p3 + i);
-      let t0 = <u32>load<u16>(rows + s0 + (<usize>load<u8>(classOf + c0) << 1));
-      let t1 = <u32>load<u16>(rows + s1 + (<usize>load<u8>(classOf + c1) << 1));
-      let t2 = <u32>load<u16>(rows + s2 + (<usize>load<u8>(classOf + c2) << 1));
-      let t3 = <u32>load<u16>(rows + s3 + (<usize>load<u8>(classOf + c3) << 1));
+      let t0 = <u32>load<u16>(rows + s0 + <usize>load<u16>(classAt + (c0 << 1)));
+      let t1 = <u32>load<u16>(rows + s1 + <usize>load<u16>(classAt + (c1 << 1)));
+      let t2 = <u32>load<u16>(rows + s2 + <usize>load<u16>(classAt + (c2 << 1)));
+      let t3 = <u32>load<u16>(rows + s3 + <usize>load<u16>(classAt + (c3 << 1)));
       i++;
       if (((t0 | t1 | t2 | t3) & DEAD) != 0) {
         // An UNKNOWN target is built (a full cache ends the call); a lane that went DEAD
