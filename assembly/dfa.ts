@@ -50,9 +50,14 @@
 // takes over after a window that averaged TRIAL_CALLS_X2 / 2 or more, the point from which
 // it measured cheaper on the corpus's tables of that size (a table whose rules pass the
 // prefilter often, such as `/*str1` … `/*/*/str9*`); until then the table stays rule by
-// rule. Either way the DFA's own limits below still apply. Tables with
-// FLAG_WILDCARD_AUTOMATON get none: the Aho–Corasick automaton of wildcards.ts serves crowds
-// of hundreds of facet rules sharing a prefix, whose sets would be large here.
+// rule. Either way the DFA's own limits below still apply. A crowd (FLAG_WILDCARD_AUTOMATON)
+// starts with the DFA too, in a region that can also hold its Aho–Corasick automaton
+// (wildcards.ts): when the DFA gives up, or cannot be built, match.ts builds the automaton
+// there instead (rule-index.ts `switchToAutomaton`). Both write their `enabled` word at the
+// region's offset 0, the DFA DFA_ON and the automaton another value, so that the word tells
+// which one the region holds. On the corpus's crowds, those whose workload the DFA's cache
+// holds ran at 0.46–0.98× the automaton's cost, the others (hundreds of facet rules whose
+// sets and states multiply) gave up within their first 20,000 paths.
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, at most DFA_CAP: sized from the table's header so the host can place the
@@ -64,7 +69,8 @@
 // and the invariants (ascending sets, DEAD rows leading to themselves) the scans rely on.
 //
 // Region layout (offsets from its 16-aligned start):
-//    0 u32 enabled        1: scanDfa may be used; 0: never built, or given up
+//    0 u32 enabled        DFA_ON (1): scanDfa may be used; 0: never built, on trial, or given up
+//                         (a crowd's region then takes its automaton: wildcards.ts's word, 2 or 3)
 //    4 u32 classCount     transitions per row
 //    8 u32 positionCount  P
 //   12 u32 rowBytes       2 × classCount + 4 (the meta link), rounded up to 16
@@ -81,6 +87,7 @@
 //   56 u32 flushes        flushes so far (a diagnostic)
 //   60 u32 trial          paths the trial's window still counts (tables below DFA_MIN_RULES), 0: none
 //   64 u32 trialCalls     full rule matches the window's paths cost so far
+//   68 u32 crowd          1: the table is a crowd, whose first flush gives the DFA up (its automaton needs no cache)
 //   80 u8 classOf[256]    byte → its class (0: a byte no piece has)
 //  336 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
 // POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
@@ -95,7 +102,7 @@
 
 import {
   KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
-  W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+  W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
 } from './table';
 
 /** Wildcard rules from which a table uses the DFA from its first path. */
@@ -152,6 +159,7 @@ const D_SCRATCH_AT: u32 = 52;
 const D_FLUSHES: u32 = 56;
 const D_TRIAL: u32 = 60;
 const D_TRIAL_CALLS: u32 = 64;
+const D_CROWD: u32 = 68;
 const D_CLASS_OF: u32 = 80;
 const D_CLASS_AT: u32 = D_CLASS_OF + 256;
 const D_HEADER: u32 = D_CLASS_AT + 512;
@@ -192,7 +200,7 @@ let bestDisallowLine: u32 = 0;
 
 /** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
 export function dfaBytesFor(flags: u32, wildcardCount: u32): u32 {
-  if ((flags & FLAG_WILDCARD_AUTOMATON) != 0 || wildcardCount < DFA_TRIAL_RULES) return 0;
+  if (wildcardCount < DFA_TRIAL_RULES) return 0;
   return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * DFA_PER_RULE, DFA_CAP);
 }
 
@@ -204,9 +212,22 @@ export function useDfa(on: bool): void {
   dfaOff = !on;
 }
 
-/** Whether the region at `dfa` (built by `buildDfa`) may be used. */
+/** The `enabled` word of a region whose DFA may be used (a crowd's region that holds its automaton has another value there). */
+const DFA_ON: u32 = 1;
+
+/** Whether the region at `dfa` (built by `buildDfa`) holds a DFA that may be used. */
 @inline export function dfaEnabled(dfa: usize): bool {
-  return !dfaOff && load<u32>(dfa, D_ENABLED) != 0;
+  return !dfaOff && load<u32>(dfa, D_ENABLED) == DFA_ON;
+}
+
+/** Gives up the DFA in the region at `dfa` (its table is matched rule by rule, or a crowd by its automaton). */
+export function giveUpDfa(dfa: usize): void {
+  if (load<u32>(dfa, D_ENABLED) == DFA_ON) store<u32>(dfa, 0, D_ENABLED);
+}
+
+/** Whether the region at `dfa` holds no DFA in use: given up, never enabled (it did not fit) or on trial. */
+@inline export function dfaGivenUp(dfa: usize): bool {
+  return load<u32>(dfa, D_ENABLED) == 0;
 }
 
 /**
@@ -283,7 +304,8 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   store<u32>(dfa, hashAt, D_HASH_AT);
   store<u32>(dfa, scratchAt, D_SCRATCH_AT);
   empty(dfa);
-  if (count >= DFA_MIN_RULES) store<u32>(dfa, 1, D_ENABLED);
+  store<u32>(dfa, (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0 ? 1 : 0, D_CROWD);
+  if (count >= DFA_MIN_RULES) store<u32>(dfa, DFA_ON, D_ENABLED);
   else store<u32>(dfa, TRIAL_PATHS, D_TRIAL);
 }
 
@@ -303,7 +325,7 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
     store<u32>(dfa, left - 1, D_TRIAL);
   } else if (total * 2 >= TRIAL_CALLS_X2 * TRIAL_PATHS) {
     store<u32>(dfa, 0, D_TRIAL);
-    store<u32>(dfa, 1, D_ENABLED);
+    store<u32>(dfa, DFA_ON, D_ENABLED);
   } else {
     // Not yet: the next TRIAL_PATHS paths are counted afresh (a workload may change).
     store<u32>(dfa, 0, D_TRIAL_CALLS);
@@ -327,7 +349,10 @@ function flush(dfa: usize): void {
   const strikes = <u64>states * PATHS_PER_STATE > <u64>load<u32>(dfa, D_PATHS) ? load<u32>(dfa, D_STRIKES) + 1 : 0;
   store<u32>(dfa, strikes, D_STRIKES);
   empty(dfa);
-  if (strikes >= STRIKE_LIMIT) store<u32>(dfa, 0, D_ENABLED);
+  // A crowd gives up at its first flush: its workload outgrew the cache, and the automaton
+  // that takes over (match.ts) needs none (europa.eu's crowd flushed every 20,000 paths
+  // without a strike, at 1.2–1.4× the automaton's cost).
+  if (strikes >= STRIKE_LIMIT || load<u32>(dfa, D_CROWD) != 0) store<u32>(dfa, 0, D_ENABLED);
 }
 
 /** The meta record of the state whose row is at offset s from the rows. */

@@ -39,7 +39,7 @@ import { equalBytes, lanesBelow } from './scan';
 import {
   BLOCK_SIZE, B_LAST, B_MIN_LENGTH, B_PENULT, B_PRIOS, B_REQUIRED, B_SECOND, B_THIRD, I_CLASS_COUNT, I_CLASS_HIGH,
   I_CLASS_LOW, I_HEADER, automatonOffset, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, MIN_LENGTH_CAP, R_ALLOW_LINE, R_ALLOW_PRIO,
-  R_DISALLOW_LINE, R_DISALLOW_PRIO,
+  R_DISALLOW_LINE, R_DISALLOW_PRIO, switchToAutomaton,
 } from './rule-index';
 import {
   FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_NODE_COUNT, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -49,7 +49,7 @@ import { walkTrie } from './trie-walk';
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
-import { PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, notePath, scanDfa, scanDfaQueue } from './dfa';
+import { PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, dfaGivenUp, notePath, scanDfa, scanDfaQueue } from './dfa';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -236,10 +236,12 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   const firstBlock = index + I_HEADER;
   const automaton = index + automatonOffset(load<u32>(index, 4), nodeCount);
   const dfa = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0;
+  const crowd = (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0;
   // Full rule matches (wildcardMatches calls) this path cost, for the DFA's trial.
   let calls: u32 = 0;
-  if ((<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0 && automatonEnabled(automaton)) {
-    // Every wildcard rule at once (wildcards.ts).
+  if (crowd && (automatonEnabled(automaton) || (dfaGivenUp(automaton) && switchToAutomaton(table, index, automaton)))) {
+    // Every wildcard rule at once (wildcards.ts): a crowd whose DFA gave up (or never
+    // got one) takes its automaton into the same region, once.
     scanAutomaton(automaton, path, len);
     return mergedVerdict(aPrio, aLine, dPrio, dLine, matchedAllowPrio, matchedAllowLine, matchedDisallowPrio, matchedDisallowLine);
   } else if (dfa && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
@@ -288,7 +290,7 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
       }
     }
   }
-  if (dfa) notePath(automaton, calls);
+  if (dfa && !crowd) notePath(automaton, calls);
 
   return verdictOf(aPrio, aLine, dPrio, dLine);
 }

@@ -2,8 +2,8 @@
 //
 // The host only places it (src/table/abi.ts, RuleIndex); its layout is this file's own.
 
-import { automatonBytesFor, automatonStateCount, buildAutomaton } from './wildcards';
-import { buildDfa, dfaBytesFor, dfaInfo } from './dfa';
+import { AUTOMATON_NONE, automatonBytesFor, automatonEnabled, automatonStateCount, buildAutomaton } from './wildcards';
+import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa } from './dfa';
 import {
   H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW,
@@ -55,10 +55,12 @@ import {
 //        8 i32 disallowPrio likewise for N_PREFIX_DISALLOW
 //       12 u32 disallowLine
 //    … depth[nodeCount], u32 each: path bytes from the root to the node (built with reach)
-//    … at the next multiple of 16 (automatonOffset): the wildcard automaton's region,
-//      automatonBytesFor bytes (0 without FLAG_WILDCARD_AUTOMATON), laid out by
-//      assembly/wildcards.ts, or else the DFA's, dfaBytesFor bytes (0 below
-//      DFA_TRIAL_RULES wildcard rules), laid out by assembly/dfa.ts; never both
+//    … at the next multiple of 16 (automatonOffset): one region of the larger of
+//      automatonBytesFor bytes (0 without FLAG_WILDCARD_AUTOMATON) and dfaBytesFor bytes
+//      (0 below DFA_TRIAL_RULES wildcard rules). It holds the DFA (assembly/dfa.ts) when
+//      the table gets one, else the wildcard automaton (assembly/wildcards.ts); a crowd's
+//      region holds its DFA first and its automaton once the DFA gives up
+//      (switchToAutomaton). Its first u32 tells which: see the two files
 export const I_HEADER: u32 = 176;
 export const I_SLASH_NODE: u32 = 8;
 export const I_SINGLES: u32 = 12;
@@ -155,8 +157,8 @@ export const COMPACT_NODES: u32 = 8192;
  * nodes, segments, pool bytes).
  */
 export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
-  // One region at automatonOffset: the Aho–Corasick automaton or the DFA, never both.
-  return automatonOffset(blockCount(wildcardCount), nodeCount) + automatonBytesFor(flags, wildcardCount, segmentCount, poolLength) + dfaBytesFor(flags, wildcardCount);
+  // One region at automatonOffset, holding the Aho–Corasick automaton or the DFA, one at a time.
+  return automatonOffset(blockCount(wildcardCount), nodeCount) + max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfaBytesFor(flags, wildcardCount));
 }
 
 /** Bytes `indexTable` writes for `table`. */
@@ -364,7 +366,27 @@ export function indexTable(table: usize, index: usize): void {
   const region = automatonOffset(blocks, nodeCount);
   const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count);
   if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
-  else buildAutomaton(table, index + region, indexBytes(table) - region);
+  else if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) != 0) {
+    buildAutomaton(table, index + region, indexBytes(table) - region);
+    // Too big: say so, so that no path tries again (match.ts switches a crowd without one).
+    if (!automatonEnabled(index + region)) store<u32>(index + region, AUTOMATON_NONE);
+  }
+}
+
+/**
+ * Builds the wildcard automaton of a crowd (FLAG_WILDCARD_AUTOMATON) whose DFA gave up, or
+ * never got enabled, into the region the DFA held (`region`, automatonOffset from `index`):
+ * true when it is built; otherwise the region is marked AUTOMATON_NONE and the table is
+ * matched rule by rule from then on. Called once per table: the region then holds one or
+ * the other for good. O(piece bytes × (256 + classes)), as at indexTable.
+ */
+export function switchToAutomaton(table: usize, index: usize, region: usize): bool {
+  const bytes = indexBytes(table) - <u32>(region - index);
+  memory.fill(region, 0, bytes);
+  buildAutomaton(table, region, bytes);
+  if (automatonEnabled(region)) return true;
+  store<u32>(region, AUTOMATON_NONE);
+  return false;
 }
 
 /** Sets `bit` for byte c in the nibble tables at `low` and `high`. */
@@ -374,8 +396,9 @@ export function indexTable(table: usize, index: usize): void {
 }
 
 /**
- * States of the wildcard automaton that `indexTable` built for `table` at `index`, 0 when
- * the table has none (no FLAG_WILDCARD_AUTOMATON, or it did not fit; see wildcards.ts).
+ * States of the wildcard automaton that `indexTable` (or, for a crowd, `switchToAutomaton`)
+ * built for `table` at `index`, 0 when the table has none (no FLAG_WILDCARD_AUTOMATON, a
+ * crowd still on its DFA, or it did not fit; see wildcards.ts).
  */
 export function automatonStates(table: usize, index: usize): u32 {
   if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) == 0) return 0;
@@ -389,5 +412,17 @@ export function automatonStates(table: usize, index: usize): u32 {
  */
 export function dfaStatus(table: usize, index: usize, what: u32): u32 {
   if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return 0;
-  return dfaInfo(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)), what);
+  const region = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
+  // A crowd's region that took its automaton holds no DFA any more.
+  if (automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE) return 0;
+  return dfaInfo(region, what);
+}
+
+/**
+ * Gives up the DFA of `table`'s RuleIndex at `index` now, as a cache that keeps filling
+ * does (a diagnostic for tests: a crowd then takes its automaton at its next path).
+ */
+export function dropDfa(table: usize, index: usize): void {
+  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return;
+  giveUpDfa(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
 }

@@ -42,10 +42,12 @@
 // sized from the table's header (`automatonBytesFor`), read-only once built (which nodes
 // a path reached lives in this module's static MARKS, so at most MAX_NODES nodes). It is
 // built only for tables whose encoder set FLAG_WILDCARD_AUTOMATON (many wildcard rules the
-// prefilter of match.ts cannot tell apart; the policy is src/table/encode.ts's). When it
-// would not fit its region or MAX_NODES, or the
-// table holds a rule without `*` that is anchored (only in tables encoded with every rule
-// in the wildcard list), `enabled` stays 0 and match.ts matches rule by rule, also linear.
+// prefilter of match.ts cannot tell apart; the policy is src/table/encode.ts's), and only
+// once such a crowd's DFA (dfa.ts), which its region holds first, gives up or cannot be
+// built: then match.ts builds it in the same region (rule-index.ts `switchToAutomaton`).
+// When it would not fit its region or MAX_NODES, or the table holds a rule without `*` that
+// is anchored (only in tables encoded with every rule in the wildcard list), `enabled` says
+// AUTOMATON_NONE and match.ts matches rule by rule, also linear.
 //
 // Why one file of ~800 lines: the region's layout, the build that writes it and the scan
 // that reads it are one format; apart, each would restate the other's offsets and the
@@ -53,7 +55,8 @@
 //
 // Region layout (offsets from its 16-aligned start; arrays are placed as the build goes,
 // their offsets in the header):
-//    0 u32 enabled        1 when built
+//    0 u32 enabled        AUTOMATON_ON (2) when built, AUTOMATON_NONE (3) when it did not fit
+//                         after a crowd's DFA gave up (dfa.ts's `enabled` word is 0 or 1)
 //    4 u32 stateCount     automaton states (state 0, at block offset 0, is the root)
 //    8 u32 nodeCount      piece-trie nodes
 //   12 i32 emptyRoot      the root of an empty s0 (a pattern starting with `*`), -1: none
@@ -99,6 +102,13 @@ const MAX_STATES: u32 = 0xffff;
 const MAX_NODES: u32 = 4096;
 
 const A_ENABLED: u32 = 0;
+/**
+ * `enabled` once built. A crowd's region holds its DFA first (dfa.ts), whose `enabled` word
+ * sits at the same offset with another value, so the word tells which one the region holds.
+ */
+const AUTOMATON_ON: u32 = 2;
+/** `enabled` when the automaton was tried and does not fit: the table is matched rule by rule. */
+export const AUTOMATON_NONE: u32 = 3;
 const A_STATE_COUNT: u32 = 4;
 const A_NODE_COUNT: u32 = 8;
 const A_EMPTY_ROOT: u32 = 12;
@@ -590,7 +600,7 @@ export function buildAutomaton(table: usize, region: usize, bytes: u32): void {
   store<u32>(region, childrenAt, A_CHILDREN_AT);
   store<u32>(region, childSlots - 1, A_CHILD_MASK);
   store<u32>(region, rowClasses, A_CLASS_COUNT);
-  store<u32>(region, 1, A_ENABLED);
+  store<u32>(region, AUTOMATON_ON, A_ENABLED);
 }
 
 /** The counting sort's placing step: the next free slot of a piece's range, whose end field (at `endField` of its info) moves past it. */
@@ -615,7 +625,7 @@ function entryOf(s: u32, from: u32): u32 {
 
 /** Whether the table at this region got an automaton. */
 @inline export function automatonEnabled(region: usize): bool {
-  return load<u32>(region, A_ENABLED) != 0;
+  return load<u32>(region, A_ENABLED) == AUTOMATON_ON;
 }
 
 /** States of the automaton at this region, 0 when it has none (a diagnostic for tests and benches). */

@@ -4,10 +4,11 @@
 // AUTOMATON_CROWD wildcard rules share the first three bytes of their first piece, so the
 // generated groups always hold that many `/*…` rules, mixed with rules of other first
 // pieces, anchored rules, plain rules and empty patterns, over a small alphabet so that
-// pieces overlap, repeat and nest. Each table is checked three ways: the flag is set, the
-// module built an automaton for it, and every URL gets the reference's verdict and line
-// (and the same answer from the table with the flag cleared: no automaton, so the DFA of
-// assembly/dfa.ts or, below its threshold, the rule-by-rule path).
+// pieces overlap, repeat and nest. A crowd starts with the DFA of assembly/dfa.ts and takes
+// its automaton once the DFA gives up (assembly/rule-index.ts `switchToAutomaton`), so each
+// table is checked four ways: the flag is set, the module builds an automaton for it once
+// its DFA is dropped (`dropDfa`), and every URL gets the reference's verdict and line through
+// the DFA (the engine's `decideBatch`), the automaton and the rule-by-rule path.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AgentMatcher, Robots, type Profile } from '../src/index.js';
@@ -22,9 +23,17 @@ const PROFILES: readonly Profile[] = ['rfc', 'google'];
 const PIECES = ['a', 'b', 'ab', 'ba', 'aab', 'abab', '?', '=', '&', '/', '.php', 'x%41', '%2F', 'é', 'A', 'sort=', 'a?b', '/abab/', '/ab/ba', '/aba/b', 'sort=ab'];
 const FIRSTS = ['/', '/a', '/ab', '/ab/', '/ru/', '', '/?'];
 
-/** States of the automaton the module builds for `table` (0: none), in a fresh instance. */
-function automatonStates(table: Uint8Array): number {
+/** `table` placed in a fresh instance, its DFA dropped, so that its next path takes the automaton (if it is a crowd). */
+function onAutomaton(table: Uint8Array): PlacedTable {
   const placed = new PlacedTable(table);
+  placed.exports.dropDfa(placed.at, placed.index);
+  return placed;
+}
+
+/** States of the automaton the module builds for `table` once its DFA is dropped (0: none), in a fresh instance. */
+function automatonStates(table: Uint8Array): number {
+  const placed = onAutomaton(table);
+  placed.judge(['https://example.com/'], true);
   return placed.exports.automatonStates(placed.at, placed.index);
 }
 
@@ -71,16 +80,25 @@ function check(body: string, urls: readonly string[], profile: Profile): void {
   const matcher = robots.forAgent('bot');
   const table = matcher.table;
   expect(new DataView(table.buffer, table.byteOffset).getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON, 'encoder flag').not.toBe(0);
-  expect(automatonStates(table), 'the module built an automaton').toBeGreaterThan(1);
   const ref = ReferenceRobots.parse(body, { profile });
   const full = urls.map((u) => `https://example.com${u}`);
+  // The engine's matcher: the crowd's DFA (or rule by rule, where a path runs out of budget).
   const decided = matcher.decideBatch(full);
-  const oneByOne = new AgentMatcher('bot', profile, withoutAutomaton(table), []).decideBatch(full);
+  const onIt = onAutomaton(table);
+  const automaton = onIt.judge(full, true);
+  expect(onIt.exports.automatonStates(onIt.at, onIt.index), 'the module built an automaton').toBeGreaterThan(1);
+  expect(onIt.status().states, 'the region holds no DFA any more').toBe(0);
+  const oneByOne = new PlacedTable(table).judge(full, false);
+  const unflagged = new AgentMatcher('bot', profile, withoutAutomaton(table), []).decideBatch(full);
   for (let i = 0; i < full.length; i++) {
     const want = ref.explain(full[i]!, 'bot');
-    const got = { allowed: decided.verdicts[i] === 1, line: decided.lines[i] };
-    const plain = { allowed: oneByOne.verdicts[i] === 1, line: oneByOne.lines[i] };
-    for (const [path, answer] of [['automaton', got], ['without the automaton', plain]] as const) {
+    const answers = [
+      ['DFA', { allowed: decided.verdicts[i] === 1, line: decided.lines[i] }],
+      ['automaton', automaton[i]!],
+      ['rule by rule', oneByOne[i]!],
+      ['without the flag', { allowed: unflagged.verdicts[i] === 1, line: unflagged.lines[i] }],
+    ] as const;
+    for (const [path, answer] of answers) {
       if (answer.allowed !== want.allowed || answer.line !== want.line) {
         throw new Error(`${path} disagrees with the reference\n  profile: ${profile}\n  url: ${full[i]}\n  body: ${JSON.stringify(body)}\n  expected: ${JSON.stringify({ allowed: want.allowed, line: want.line })}\n  got: ${JSON.stringify(answer)}`);
       }
@@ -96,6 +114,54 @@ describe('wildcard automaton: crowded groups against the reference (both profile
       }),
       { numRuns: RUNS },
     );
+  }, 120_000);
+});
+
+describe('wildcard automaton: a crowd starts with the DFA and takes its automaton when the DFA gives up', () => {
+  /** Seeded xorshift, so the inputs are the same on every run. */
+  function random(seed: number): () => number {
+    let x = seed >>> 0 || 1;
+    return () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+  }
+  const ALPHABET = 'abcdefgh/?=&.-';
+  const word = (r: () => number, n: number): string => Array.from({ length: n }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
+
+  it('a crowd whose workload its DFA\'s cache holds keeps the DFA; one whose workload fills the cache switches mid-batch; every verdict and line matches', () => {
+    const r = random(29);
+    const rules = Array.from({ length: 300 }, (_v, i) => {
+      const pieces = Array.from({ length: 1 + Math.floor(r() * 3) }, () => word(r, 1 + Math.floor(r() * 3)));
+      return `${i % 4 === 0 ? 'Allow' : 'Disallow'}: /*${pieces.join('*')}${r() < 0.2 ? '$' : ''}`;
+    });
+    const body = `User-agent: bot\n${rules.join('\n')}\n`;
+    const table = Robots.parse(body).forAgent('bot').table;
+    expect(new DataView(table.buffer, table.byteOffset).getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON).not.toBe(0);
+    // 30 distinct short paths, again and again: few states, the DFA stays.
+    const few = Array.from({ length: 30 }, () => `https://example.com/${word(r, 1 + Math.floor(r() * 4))}`);
+    const calm = Array.from({ length: 3000 }, (_v, i) => few[(i * 7) % few.length]!);
+    const staying = new PlacedTable(table);
+    expect(staying.judge(calm, true)).toEqual(staying.judge(calm, false));
+    expect(staying.status()).toMatchObject({ enabled: true });
+    expect(staying.exports.automatonStates(staying.at, staying.index)).toBe(0);
+    // Long random paths: a new state at almost every byte, the cache fills again and again.
+    const wild = Array.from({ length: 6000 }, () => `https://example.com/${word(r, 60 + Math.floor(r() * 60))}`);
+    const switching = new PlacedTable(table);
+    const got = switching.judge(wild, true);
+    expect(switching.exports.automatonStates(switching.at, switching.index)).toBeGreaterThan(1);
+    expect(switching.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0 });
+    expect(got).toEqual(new PlacedTable(table).judge(wild, false));
+    // The reference is slow on 300 rules: it checks a sample; rule by rule is checked against it above.
+    const ref = ReferenceRobots.parse(body, { profile: 'rfc' });
+    for (const i of [0, 1, 2, 500, 2999, 3000, 4500, 5999]) {
+      const want = ref.explain(wild[i]!, 'bot');
+      expect(got[i], wild[i]).toEqual({ allowed: want.allowed, line: want.line });
+    }
+    // The same URLs again, now through the automaton from the first: the same answers.
+    expect(switching.judge(wild, true)).toEqual(got);
   }, 120_000);
 });
 

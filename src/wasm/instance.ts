@@ -18,6 +18,8 @@ export interface WasmExports {
   automatonStates(table: number, index: number): number;
   /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3) and rule matches so far (4); 0: none (a diagnostic). */
   dfaStatus(table: number, index: number, what: number): number;
+  /** Gives up that RuleIndex's DFA now, as a cache that keeps filling does: a crowd takes its automaton at its next path (a diagnostic for tests). */
+  dropDfa(table: number, index: number): void;
   /** Wildcard rules from which a table uses the DFA from its first path (assembly/dfa.ts DFA_MIN_RULES). */
   readonly dfaMinRules: WebAssembly.Global;
   /** Wildcard rules from which a table gets a DFA on trial (assembly/dfa.ts DFA_TRIAL_RULES). */
