@@ -97,18 +97,19 @@ function wildcardCount(matcher) {
 /**
  * Which matcher serves a table's wildcard rules (assembly/match.ts), read off its header: the
  * trie alone, rule by rule, the DFA on trial (8–31 rules: rule by rule until its paths
- * prove costly), the DFA, or the Aho–Corasick automaton for crowds.
+ * prove costly), the DFA, or, for crowds, the DFA until it gives up, then the Aho–Corasick
+ * automaton (the header cannot tell which of the two a crowd's workload ended on).
  */
 function matcherOf(table) {
   const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
   const wildcards = view.getUint32(H_WILDCARD_COUNT, true);
-  if ((view.getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON) !== 0) return 'Aho–Corasick (crowd)';
+  if ((view.getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON) !== 0) return 'crowd (DFA, then A–C)';
   if (wildcards >= 32) return 'DFA (32+ rules)';
   if (wildcards >= 8) return 'DFA on trial (8–31)';
   if (wildcards > 0) return 'rule by rule (1–7)';
   return 'trie only';
 }
-const MATCHERS = ['trie only', 'rule by rule (1–7)', 'DFA on trial (8–31)', 'DFA (32+ rules)', 'Aho–Corasick (crowd)'];
+const MATCHERS = ['trie only', 'rule by rule (1–7)', 'DFA on trial (8–31)', 'DFA (32+ rules)', 'crowd (DFA, then A–C)'];
 
 function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
