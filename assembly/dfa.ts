@@ -602,6 +602,22 @@ export const PATH_ENDS: usize = memory.data(16 * QUEUE_CAP, 16);
   memory.copy(PATH_ENDS + (<usize>k << 4), meta + M_END, 16);
 }
 
+/** `readAlone`'s answer when the cache filled up: nothing more can be read. */
+const CACHE_FULL: u32 = 0xffffffff;
+
+/**
+ * Reads path[0, left) on its own from the state at row offset s, `misses` states already
+ * built for it: the bit of path `id` (< 32) with its end verdict in PATH_ENDS[id], 0 when it
+ * spent MISS_BUDGET, or CACHE_FULL.
+ */
+function readAlone(table: usize, dfa: usize, s: usize, path: usize, left: u32, misses: u32, id: u32): u32 {
+  const e = run(table, dfa, s, 0, path, left, misses);
+  if (e == RUN_FULL) return CACHE_FULL;
+  if (e == RUN_BUDGET) return 0;
+  endVerdict(dfa, e, id);
+  return 1 << id;
+}
+
 /**
  * Runs n ≤ QUEUE_CAP paths (paths[k], lens[k]: u32 arrays) through the DFA, LANES at a
  * time: returns a mask whose bit k is set when path k's end verdict is in PATH_ENDS[k].
@@ -625,9 +641,9 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
   }
   if (n < LANES) {
     for (let k: u32 = 0; k < n; k++) {
-      const e = run(table, dfa, first, 0, <usize>load<u32>(paths + (<usize>k << 2)), load<u32>(lens + (<usize>k << 2)), 0);
-      if (e == RUN_FULL) return done;
-      if (e != RUN_BUDGET) { endVerdict(dfa, e, k); done |= 1 << k; }
+      const bit = readAlone(table, dfa, first, <usize>load<u32>(paths + (<usize>k << 2)), load<u32>(lens + (<usize>k << 2)), 0, k);
+      if (bit == CACHE_FULL) return done;
+      done |= bit;
     }
     return done;
   }
@@ -683,44 +699,30 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
     }
     p0 += i; p1 += i; p2 += i; p3 += i;
     r0 -= i; r1 -= i; r2 -= i; r3 -= i;
-      if (r0 == 0 || (ended & 1) != 0) {
-        if ((ended & 0x10) == 0) { endVerdict(dfa, s0, id0); done |= 1 << id0; }
-        if (k < n) { id0 = k; p0 = <usize>load<u32>(paths + (<usize>k << 2)); r0 = load<u32>(lens + (<usize>k << 2)); s0 = first; m0 = 0; k++; } else live &= ~1;
-      }
-      if (r1 == 0 || (ended & 2) != 0) {
-        if ((ended & 0x20) == 0) { endVerdict(dfa, s1, id1); done |= 1 << id1; }
-        if (k < n) { id1 = k; p1 = <usize>load<u32>(paths + (<usize>k << 2)); r1 = load<u32>(lens + (<usize>k << 2)); s1 = first; m1 = 0; k++; } else live &= ~2;
-      }
-      if (r2 == 0 || (ended & 4) != 0) {
-        if ((ended & 0x40) == 0) { endVerdict(dfa, s2, id2); done |= 1 << id2; }
-        if (k < n) { id2 = k; p2 = <usize>load<u32>(paths + (<usize>k << 2)); r2 = load<u32>(lens + (<usize>k << 2)); s2 = first; m2 = 0; k++; } else live &= ~4;
-      }
-      if (r3 == 0 || (ended & 8) != 0) {
-        if ((ended & 0x80) == 0) { endVerdict(dfa, s3, id3); done |= 1 << id3; }
-        if (k < n) { id3 = k; p3 = <usize>load<u32>(paths + (<usize>k << 2)); r3 = load<u32>(lens + (<usize>k << 2)); s3 = first; m3 = 0; k++; } else live &= ~8;
-      }
+    // A lane whose path is decided records it and takes the next one, if any.
+    if (r0 == 0 || (ended & 1) != 0) {
+      if ((ended & 0x10) == 0) { endVerdict(dfa, s0, id0); done |= 1 << id0; }
+      if (k < n) { id0 = k; p0 = <usize>load<u32>(paths + (<usize>k << 2)); r0 = load<u32>(lens + (<usize>k << 2)); s0 = first; m0 = 0; k++; } else live &= ~1;
+    }
+    if (r1 == 0 || (ended & 2) != 0) {
+      if ((ended & 0x20) == 0) { endVerdict(dfa, s1, id1); done |= 1 << id1; }
+      if (k < n) { id1 = k; p1 = <usize>load<u32>(paths + (<usize>k << 2)); r1 = load<u32>(lens + (<usize>k << 2)); s1 = first; m1 = 0; k++; } else live &= ~2;
+    }
+    if (r2 == 0 || (ended & 4) != 0) {
+      if ((ended & 0x40) == 0) { endVerdict(dfa, s2, id2); done |= 1 << id2; }
+      if (k < n) { id2 = k; p2 = <usize>load<u32>(paths + (<usize>k << 2)); r2 = load<u32>(lens + (<usize>k << 2)); s2 = first; m2 = 0; k++; } else live &= ~4;
+    }
+    if (r3 == 0 || (ended & 8) != 0) {
+      if ((ended & 0x80) == 0) { endVerdict(dfa, s3, id3); done |= 1 << id3; }
+      if (k < n) { id3 = k; p3 = <usize>load<u32>(paths + (<usize>k << 2)); r3 = load<u32>(lens + (<usize>k << 2)); s3 = first; m3 = 0; k++; } else live &= ~8;
+    }
   }
   // Fewer than LANES paths left: each live lane finishes alone.
-    if ((live & 1) != 0) {
-      const e = run(table, dfa, s0, 0, p0, r0, m0);
-      if (e == RUN_FULL) return done;
-      if (e != RUN_BUDGET) { endVerdict(dfa, e, id0); done |= 1 << id0; }
-    }
-    if ((live & 2) != 0) {
-      const e = run(table, dfa, s1, 0, p1, r1, m1);
-      if (e == RUN_FULL) return done;
-      if (e != RUN_BUDGET) { endVerdict(dfa, e, id1); done |= 1 << id1; }
-    }
-    if ((live & 4) != 0) {
-      const e = run(table, dfa, s2, 0, p2, r2, m2);
-      if (e == RUN_FULL) return done;
-      if (e != RUN_BUDGET) { endVerdict(dfa, e, id2); done |= 1 << id2; }
-    }
-    if ((live & 8) != 0) {
-      const e = run(table, dfa, s3, 0, p3, r3, m3);
-      if (e == RUN_FULL) return done;
-      if (e != RUN_BUDGET) { endVerdict(dfa, e, id3); done |= 1 << id3; }
-    }
+  let bit: u32 = 0;
+  if ((live & 1) != 0) { if ((bit = readAlone(table, dfa, s0, p0, r0, m0, id0)) == CACHE_FULL) return done; done |= bit; }
+  if ((live & 2) != 0) { if ((bit = readAlone(table, dfa, s1, p1, r1, m1, id1)) == CACHE_FULL) return done; done |= bit; }
+  if ((live & 4) != 0) { if ((bit = readAlone(table, dfa, s2, p2, r2, m2, id2)) == CACHE_FULL) return done; done |= bit; }
+  if ((live & 8) != 0) { if ((bit = readAlone(table, dfa, s3, p3, r3, m3, id3)) == CACHE_FULL) return done; done |= bit; }
   return done;
 }
 

@@ -16,6 +16,7 @@ import { AUTOMATON_CROWD } from '../src/table/encode.js';
 import { FLAG_WILDCARD_AUTOMATON, H_BYTE_LENGTH, H_FLAGS } from '../src/table/format.js';
 import { PlacedTable } from './helpers/placed-table.js';
 import { ReferenceRobots } from './reference/index.js';
+import { random, randomWord } from './reference/prng.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
 const URLS_PER_RUN = 160;
@@ -118,18 +119,8 @@ describe('wildcard automaton: crowded groups against the reference (both profile
 });
 
 describe('wildcard automaton: a crowd starts with the DFA and takes its automaton when the DFA gives up', () => {
-  /** Seeded xorshift, so the inputs are the same on every run. */
-  function random(seed: number): () => number {
-    let x = seed >>> 0 || 1;
-    return () => {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      return (x >>> 0) / 2 ** 32;
-    };
-  }
   const ALPHABET = 'abcdefgh/?=&.-';
-  const word = (r: () => number, n: number): string => Array.from({ length: n }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
+  const word = (r: () => number, n: number): string => randomWord(r, ALPHABET, n);
 
   it('a crowd whose workload its DFA\'s cache holds keeps the DFA; one whose workload fills the cache switches mid-batch; every verdict and line matches', () => {
     const r = random(29);

@@ -12,6 +12,7 @@ import { Robots, type Profile } from '../src/index.js';
 import { instantiate } from '../src/wasm/instance.js';
 import { PlacedTable as Placed } from './helpers/placed-table.js';
 import { ReferenceRobots } from './reference/index.js';
+import { random, randomWord } from './reference/prng.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
 /** Wildcard rules from which a table uses the DFA from its first path (assembly/dfa.ts DFA_MIN_RULES). */
@@ -171,18 +172,8 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
 });
 
 describe('wildcard DFA: at its limits the verdicts stay exact', () => {
-  /** Seeded xorshift, so the stress inputs are the same on every run. */
-  function random(seed: number): () => number {
-    let x = seed >>> 0 || 1;
-    return () => {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      return (x >>> 0) / 2 ** 32;
-    };
-  }
   const ALPHABET = 'abcdefghij/?=&.-';
-  const word = (r: () => number, n: number): string => Array.from({ length: n }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
+  const word = (r: () => number, n: number): string => randomWord(r, ALPHABET, n);
   /** Many rules of several short pieces over a small alphabet: random paths reach a new state at almost every byte. */
   function dense(seed: number, count: number): string {
     const r = random(seed);
