@@ -29,11 +29,12 @@
 // bench's 100-rule file (0.75 with byte classes only), and on the corpus's real URLs
 // 0.34 rules per URL that then fail to match (0.46 with byte classes only).
 //
-// Tables with many wildcard rules skip the prefilter: a crowd sharing a prefix goes
-// through the Aho–Corasick automaton of wildcards.ts, any other table with DFA_MIN_RULES
-// or more through the lazy DFA of dfa.ts, and one with DFA_TRIAL_RULES or more too once a
-// window of its paths proved costly rule by rule (dfa.ts `notePath`); both find the same
-// best allow and disallow as the loop below, which stays the fallback.
+// Tables with many wildcard rules skip the prefilter: one with DFA_MIN_RULES or more goes
+// through the lazy DFA of dfa.ts, one with DFA_TRIAL_RULES or more too once a window of its
+// paths proved costly rule by rule (dfa.ts `notePath`), and a crowd sharing a prefix
+// through the DFA until it gives up, then through the Aho–Corasick automaton of
+// wildcards.ts built in its place; both find the same best allow and disallow as the loop
+// below, which stays the fallback.
 
 import { equalBytes, lanesBelow } from './scan';
 import {

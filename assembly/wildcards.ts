@@ -55,8 +55,8 @@
 //
 // Region layout (offsets from its 16-aligned start; arrays are placed as the build goes,
 // their offsets in the header):
-//    0 u32 enabled        AUTOMATON_ON (2) when built, AUTOMATON_NONE (3) when it did not fit
-//                         after a crowd's DFA gave up (dfa.ts's `enabled` word is 0 or 1)
+//    0 u32 enabled        AUTOMATON_ON (2) when built, AUTOMATON_NONE (3) when tried and it did
+//                         not fit (a crowd's region holding its DFA has dfa.ts's word: 0 or 1)
 //    4 u32 stateCount     automaton states (state 0, at block offset 0, is the root)
 //    8 u32 nodeCount      piece-trie nodes
 //   12 i32 emptyRoot      the root of an empty s0 (a pattern starting with `*`), -1: none
