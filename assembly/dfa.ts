@@ -87,7 +87,6 @@
 //   56 u32 flushes        flushes so far (a diagnostic)
 //   60 u32 trial          paths the trial's window still counts (tables below DFA_MIN_RULES), 0: none
 //   64 u32 trialCalls     full rule matches the window's paths cost so far
-//   68 u32 crowd          1: the table is a crowd, whose first flush gives the DFA up (its automaton needs no cache)
 //   80 u8 classOf[256]    byte → its class (0: a byte no piece has)
 //  336 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
 // POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
@@ -159,7 +158,6 @@ const D_SCRATCH_AT: u32 = 52;
 const D_FLUSHES: u32 = 56;
 const D_TRIAL: u32 = 60;
 const D_TRIAL_CALLS: u32 = 64;
-const D_CROWD: u32 = 68;
 const D_CLASS_OF: u32 = 80;
 const D_CLASS_AT: u32 = D_CLASS_OF + 256;
 const D_HEADER: u32 = D_CLASS_AT + 512;
@@ -304,7 +302,6 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   store<u32>(dfa, hashAt, D_HASH_AT);
   store<u32>(dfa, scratchAt, D_SCRATCH_AT);
   empty(dfa);
-  store<u32>(dfa, (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0 ? 1 : 0, D_CROWD);
   if (count >= DFA_MIN_RULES) store<u32>(dfa, DFA_ON, D_ENABLED);
   else store<u32>(dfa, TRIAL_PATHS, D_TRIAL);
 }
@@ -342,8 +339,11 @@ function empty(dfa: usize): void {
   store<u32>(dfa, 0, D_PATHS);
 }
 
-/** Empties a full cache; STRIKE_LIMIT flushes in a row of a cache that filled too fast turn the DFA off. */
-function flush(dfa: usize): void {
+/**
+ * Empties the full cache of `table`'s DFA; STRIKE_LIMIT flushes in a row of a cache that
+ * filled too fast turn the DFA off, and so does a crowd's first flush.
+ */
+function flush(table: usize, dfa: usize): void {
   store<u32>(dfa, load<u32>(dfa, D_FLUSHES) + 1, D_FLUSHES);
   const states = load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
   const strikes = <u64>states * PATHS_PER_STATE > <u64>load<u32>(dfa, D_PATHS) ? load<u32>(dfa, D_STRIKES) + 1 : 0;
@@ -352,7 +352,7 @@ function flush(dfa: usize): void {
   // A crowd gives up at its first flush: its workload outgrew the cache, and the automaton
   // that takes over (match.ts) needs none (europa.eu's crowd flushed every 20,000 paths
   // without a strike, at 1.2–1.4× the automaton's cost).
-  if (strikes >= STRIKE_LIMIT || load<u32>(dfa, D_CROWD) != 0) store<u32>(dfa, 0, D_ENABLED);
+  if (strikes >= STRIKE_LIMIT || (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0) store<u32>(dfa, 0, D_ENABLED);
 }
 
 /** The meta record of the state whose row is at offset s from the rows. */
@@ -535,7 +535,7 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
   }
   const target = intern(table, dfa, set, n);
   // The cache may have been full: then s's row is stale, and the caller flushes it.
-  if (target != UNKNOWN) store<u16>(rows + s + (<usize>load<u8>(dfa + D_CLASS_OF + c) << 1), <u16>target);
+  if (target != UNKNOWN) store<u16>(rows + s + <usize>load<u16>(dfa + D_CLASS_AT + (c << 1)), <u16>target);
   return target;
 }
 
@@ -550,9 +550,9 @@ export function scanDfa(table: usize, dfa: usize, path: usize, len: u32): bool {
     store<u32>(dfa, load<u32>(dfa, D_PATHS) + 1, D_PATHS);
     const start = load<u32>(dfa, D_START);
     const t = start != 0 ? start & 0xffff : startState(table, dfa);
-    if (t == UNKNOWN) { flush(dfa); continue; }
+    if (t == UNKNOWN) { flush(table, dfa); continue; }
     const end = (t & DEAD) != 0 ? <usize>(t & ~DEAD) << 3 : run(table, dfa, <usize>t << 3, 0, path, len, 0);
-    if (end == RUN_FULL) { flush(dfa); continue; }
+    if (end == RUN_FULL) { flush(table, dfa); continue; }
     if (end == RUN_BUDGET) return false;
     endVerdict(dfa, end, 0);
     return true;
@@ -680,10 +680,10 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
       if (((t0 | t1 | t2 | t3) & DEAD) != 0) {
         // An UNKNOWN target is built (a full cache ends the call); a lane that went DEAD
         // or spent its budget ends the round.
-          if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return done; }
-          if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
-          if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
-          if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
+        if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return done; }
+        if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
+        if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
+        if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
         ended |= (t0 & DEAD) | ((t1 & DEAD) << 1) | ((t2 & DEAD) << 2) | ((t3 & DEAD) << 3);
         s0 = <usize>(t0 & ~DEAD) << 3;
         s1 = <usize>(t1 & ~DEAD) << 3;

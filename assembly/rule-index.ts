@@ -367,18 +367,17 @@ export function indexTable(table: usize, index: usize): void {
   const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count);
   if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
   else if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) != 0) {
-    buildAutomaton(table, index + region, indexBytes(table) - region);
-    // Too big: say so, so that no path tries again (match.ts switches a crowd without one).
-    if (!automatonEnabled(index + region)) store<u32>(index + region, AUTOMATON_NONE);
+    switchToAutomaton(table, index, index + region);
   }
 }
 
 /**
- * Builds the wildcard automaton of a crowd (FLAG_WILDCARD_AUTOMATON) whose DFA gave up, or
- * never got enabled, into the region the DFA held (`region`, automatonOffset from `index`):
- * true when it is built; otherwise the region is marked AUTOMATON_NONE and the table is
- * matched rule by rule from then on. Called once per table: the region then holds one or
- * the other for good. O(piece bytes × (256 + classes)), as at indexTable.
+ * Builds the wildcard automaton of a crowd (FLAG_WILDCARD_AUTOMATON) into its region
+ * (`region`, automatonOffset from `index`): at indexTable for a crowd that gets no DFA,
+ * else once its DFA gave up or never got enabled, over what the DFA held. True when it is
+ * built; otherwise the region is marked AUTOMATON_NONE, so that no path tries again, and
+ * the table is matched rule by rule from then on. Called once per table: the region then
+ * holds one or the other for good. O(region bytes + piece bytes × (256 + classes)).
  */
 export function switchToAutomaton(table: usize, index: usize, region: usize): bool {
   const bytes = indexBytes(table) - <u32>(region - index);
