@@ -15,31 +15,42 @@
 // positions move on or die. A rule with an empty anchored last piece after a `*` (`/a*$`)
 // ends in MATCH: `*$` accepts any rest.
 //
-// A DFA state is a set of positions plus the best allow and disallow matched so far
-// (priority, then earliest line, as match.ts's loop ranks them); two pruning rules keep
-// sets small without changing any verdict:
-//   - greedy placement: once a rule has a position in piece i, its positions in earlier
-//     pieces are dropped. Whatever the earlier ones could still reach, the LOOP of piece i
-//     reaches from here (leftmost placement is always safe for `*`-only globs, match.ts);
-//   - priorities: a rule that can no longer become the best of its kind, or beat the
-//     other kind's best, is dropped (allow wins ties, match.ts `decide`).
-// Each state also holds its end verdict: its bests plus the FINAL positions it holds.
+// A DFA state is a set of positions plus a record of matches (best allow and disallow:
+// priority, then earliest line, as match.ts's loop ranks them). Greedy placement keeps
+// sets small without changing any verdict: once a rule has a position in piece i, its
+// positions in earlier pieces are dropped. Whatever the earlier ones could still reach,
+// the LOOP of piece i reaches from here (leftmost placement is always safe for `*`-only
+// globs, match.ts). The record means one of two things, the region's mode:
+//   - MODE_CARRY (a table's first): the bests so far. A rule that can no longer become the
+//     best of its kind, or beat the other kind's best, is dropped from the set too (allow
+//     wins ties, match.ts `decide`), so paths go DEAD early and a scan needs no bookkeeping;
+//     but every best multiplies the states that follow it;
+//   - MODE_STEP (from the cache's first flush): the matches of the step into the state.
+//     The scan merges them into the path's record when the transition says so (HEED); sets
+//     keep every live rule, but states no longer multiply by the bests. On the corpus
+//     workloads that overflowed MODE_CARRY's cache (www.vmware.com: 1,684 states, 334 KB
+//     for a 312 KB cache), MODE_STEP needed 2–7× fewer (vmware 536 states, 117 KB); where
+//     both fit, MODE_CARRY measured 2–15% cheaper a URL.
+// Each state also holds its end record: the FINAL positions it holds (MODE_CARRY: plus its
+// bests).
 //
 // Lazily: states are built on first use into a bounded cache in the RuleIndex (the RE2
 // "hybrid DFA" idea). A state is a row of u16 transitions, one per byte class, kept apart
 // from its set and verdicts so that the rows a workload uses stay in the first-level
-// cache. A transition is the target row's offset / 8 (a multiple of 2), its bit 0 set
-// when the target is DEAD (it holds no position: no later byte changes the verdict; a
-// single scan stops there, and the row of a DEAD state leads back to itself, so the lanes
-// of scanDfaQueue can keep stepping), 0xffff while UNKNOWN (not built yet).
+// cache. A transition is the target row's offset / 8 (a multiple of 2), its bit 0 (HEED)
+// set when the scan must read the target's meta flags: DEAD (it holds no position: no
+// later byte changes the verdict; a scan stops there, and the row of a DEAD state leads
+// back to itself without HEED, so the lanes of scanDfaQueue can keep stepping) or OUT
+// (MODE_STEP: rules matched on the way in); 0xffff while UNKNOWN (not built yet).
 //
 // Bounds. A path of L bytes costs at most L transitions. Building one state costs O(P) for
 // P positions (the set is produced in order: no sort), so a path costs O(L × P) when every
 // step misses; a path may build at most MISS_BUDGET states, after
 // which `scanDfa` gives up and match.ts judges the path rule by rule (linear: O(L + W × L)
-// for W rules). When the cache is full it is emptied and the path starts again once; a
-// table whose cache fills STRIKE_LIMIT times in a row having built more than one state per
-// PATHS_PER_STATE paths stops using the DFA (its workload builds states faster than it
+// for W rules). When the cache is full it is emptied and the path starts again once; the
+// first flush turns MODE_CARRY into MODE_STEP; after it, a table whose cache fills
+// STRIKE_LIMIT times in a row having built more than one state per PATHS_PER_STATE paths
+// stops using the DFA (its workload builds states faster than it
 // reuses them, and building costs far more than matching rule by rule). So a path
 // costs O(L + MISS_BUDGET × P) plus, at worst, the rule-by-rule fallback, and the region
 // never grows. Verdicts never depend on which path is taken: both are exact.
@@ -55,9 +66,10 @@
 // (wildcards.ts): when the DFA gives up, or cannot be built, match.ts builds the automaton
 // there instead (rule-index.ts `switchToAutomaton`). Both write their `enabled` word at the
 // region's offset 0, the DFA DFA_ON and the automaton another value, so that the word tells
-// which one the region holds. On the corpus's crowds, those whose workload the DFA's cache
-// holds ran at 0.46–0.98× the automaton's cost, the others (hundreds of facet rules whose
-// sets and states multiply) gave up within their first 20,000 paths.
+// which one the region holds. A crowd gives up at its first flush in MODE_STEP. On the
+// corpus's crowds, those whose workload the DFA's cache holds ran at 0.46–0.98× the
+// automaton's cost, the others (hundreds of facet rules whose sets and states multiply)
+// gave up within their first 20,000 paths.
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, at most DFA_CAP: sized from the table's header so the host can place the
@@ -87,6 +99,7 @@
 //   56 u32 flushes        flushes so far (a diagnostic)
 //   60 u32 trial          paths the trial's window still counts (tables below DFA_MIN_RULES), 0: none
 //   64 u32 trialCalls     full rule matches the window's paths cost so far
+//   68 u32 mode           MODE_CARRY (0) or MODE_STEP (1): what a state's record means (above)
 //   80 u8 classOf[256]    byte → its class (0: a byte no piece has)
 //  336 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
 // POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
@@ -94,8 +107,9 @@
 // Row (rowBytes, at rowsAt + s, s < ROWS_CAP): u16 transition[classCount], then at
 //   rowBytes − 4 the u32 offset of the state's meta record
 // Meta: 0 u32 next (row offset + 1 of the next state in the hash chain, 0: none),
-//   4 u32 hash, 8 u32 setLength, 12 u32 flags (DEAD),
-//   16 i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine (the bests so far),
+//   4 u32 hash, 8 u32 setLength, 12 u32 flags (DEAD, OUT),
+//   16 i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine (the record: the
+//      bests so far, or the step's matches; -1 / 0: none),
 //   32 i32 endAllowPrio, u32 endAllowLine, i32 endDisallowPrio, u32 endDisallowLine,
 //   48 u16 set[setLength] (positions, ascending), padded to 16
 
@@ -158,6 +172,7 @@ const D_SCRATCH_AT: u32 = 52;
 const D_FLUSHES: u32 = 56;
 const D_TRIAL: u32 = 60;
 const D_TRIAL_CALLS: u32 = 64;
+const D_MODE: u32 = 68;
 const D_CLASS_OF: u32 = 80;
 const D_CLASS_AT: u32 = D_CLASS_OF + 256;
 const D_HEADER: u32 = D_CLASS_AT + 512;
@@ -179,18 +194,26 @@ const M_NEXT: u32 = 0;
 const M_HASH: u32 = 4;
 const M_SET_LENGTH: u32 = 8;
 const M_FLAGS: u32 = 12;
-const M_BEST: u32 = 16;
+const M_BESTS: u32 = 16;
 const M_END: u32 = 32;
 const M_SET: u32 = 48;
 
-/** The target holds no position: the verdict is final. */
+/** A transition's bit 0: the scan must look at the target's meta record (its flags say why: DEAD, OUT). */
+const HEED: u32 = 1;
+/** Meta flags: the state holds no position (no later byte changes the verdict) … */
 const DEAD: u32 = 1;
+/** … rules matched on the step that entered it (MODE_STEP: its BESTS record). */
+const OUT: u32 = 2;
+/** How states hold matches (the region's `mode`): the bests so far, as part of the state … */
+const MODE_CARRY: u32 = 0;
+/** … or only the matches of the step that entered it, which the scan merges as it goes. */
+const MODE_STEP: u32 = 1;
 /** Not built yet (never a transition: the rows end below ROWS_CAP). */
 const UNKNOWN: u32 = 0xffff;
 /** Paths `scanDfaQueue` reads at once. */
 export const LANES: u32 = 4;
 
-// The bests while a state is built.
+// The matches of the step being built (then the FINAL positions of the state built).
 let bestAllowPrio: i32 = -1;
 let bestAllowLine: u32 = 0;
 let bestDisallowPrio: i32 = -1;
@@ -221,6 +244,13 @@ const DFA_ON: u32 = 1;
 /** Gives up the DFA in the region at `dfa` (its table is matched rule by rule, or a crowd by its automaton). */
 export function giveUpDfa(dfa: usize): void {
   if (load<u32>(dfa, D_ENABLED) == DFA_ON) store<u32>(dfa, 0, D_ENABLED);
+}
+
+/** Empties the cache of the DFA in the region at `dfa` and turns it to MODE_STEP (a diagnostic for tests: both modes give the same verdicts). */
+export function stepDfa(dfa: usize): void {
+  if (load<u32>(dfa, D_ROWS_AT) == 0) return;
+  empty(dfa);
+  store<u32>(dfa, MODE_STEP, D_MODE);
 }
 
 /** Whether the region at `dfa` holds no DFA in use: given up, never enabled (it did not fit) or on trial. */
@@ -349,9 +379,16 @@ function flush(table: usize, dfa: usize): void {
   const strikes = <u64>states * PATHS_PER_STATE > <u64>load<u32>(dfa, D_PATHS) ? load<u32>(dfa, D_STRIKES) + 1 : 0;
   store<u32>(dfa, strikes, D_STRIKES);
   empty(dfa);
-  // A crowd gives up at its first flush: its workload outgrew the cache, and the automaton
-  // that takes over (match.ts) needs none (europa.eu's crowd flushed every 20,000 paths
-  // without a strike, at 1.2–1.4× the automaton's cost).
+  // The first flush turns MODE_CARRY into MODE_STEP: its workload outgrew the cache, and
+  // MODE_STEP's states do not multiply by the bests (header).
+  if (load<u32>(dfa, D_MODE) == MODE_CARRY) {
+    store<u32>(dfa, MODE_STEP, D_MODE);
+    store<u32>(dfa, 0, D_STRIKES);
+    return;
+  }
+  // A crowd gives up at its first flush in MODE_STEP: its workload outgrew the cache, and
+  // the automaton that takes over (match.ts) needs none (europa.eu's crowd flushed every
+  // 20,000 paths without a strike, at 1.2–1.4× the automaton's cost).
   if (strikes >= STRIKE_LIMIT || (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0) store<u32>(dfa, 0, D_ENABLED);
 }
 
@@ -360,7 +397,7 @@ function flush(table: usize, dfa: usize): void {
   return dfa + load<u32>(rows + s + load<u32>(dfa, D_ROW_BYTES) - 4);
 }
 
-/** Whether rule r (a wildcard record) can still change the bests: see the header's pruning. */
+/** Whether rule r (a wildcard record) can still change the bests (MODE_CARRY): see the header's pruning. */
 @inline function useful(rule: usize): bool {
   const prio = <i32>load<u32>(rule, W_PRIORITY);
   const line = load<u32>(rule, W_LINE);
@@ -370,7 +407,7 @@ function flush(table: usize, dfa: usize): void {
   return !(prio <= bestAllowPrio || prio < bestDisallowPrio || (prio == bestDisallowPrio && line >= bestDisallowLine));
 }
 
-/** Records a match of `rule` in the bests being built. */
+/** Records a match of `rule` in the bests being built (priority, then the earliest line, as match.ts ranks rules). */
 function record(rule: usize): void {
   const prio = <i32>load<u32>(rule, W_PRIORITY);
   const line = load<u32>(rule, W_LINE);
@@ -383,10 +420,11 @@ function record(rule: usize): void {
 }
 
 /**
- * Interns the set at `set` (n positions, ascending) with the current bests as a state: the
- * existing one, or a new one in the cache. Returns its transition (row offset / 8 | DEAD
- * when the set is empty), or UNKNOWN when the cache is full. Drops, first, the positions that greedy
- * placement or the bests make useless (header), in one backward pass.
+ * Interns the set at `set` (n positions, ascending) with the current bests as a state's
+ * record: the existing one, or a new one in the cache. Returns its transition (row offset
+ * / 8, | HEED when the state is DEAD or, in MODE_STEP, holds matches), or UNKNOWN when the
+ * cache is full. Drops, first, the positions that greedy placement or (MODE_CARRY) the
+ * bests make useless (header), in one backward pass.
  */
 function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
@@ -395,10 +433,11 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   // Backward: a rule's positions are contiguous and ordered by piece, so its last one
   // names the piece whose earlier siblings survive. Kept positions are packed at the end
   // of the set and moved to its start afterwards.
+  const carry = carries(dfa);
   let kept = n;
   let rule: u32 = 0xffffffff;
   let piece: u32 = 0;
-  let live = false;
+  let live = true;
   for (let i = n; i > 0; i--) {
     const p = <u32>load<u16>(set + (<usize>(i - 1) << 1));
     const pos = posAt + <usize>p * POS_SIZE;
@@ -407,7 +446,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
     if (r != rule) {
       rule = r;
       piece = pc;
-      live = useful(wild + <usize>r * WILDCARD_SIZE);
+      live = !carry || useful(wild + <usize>r * WILDCARD_SIZE);
     }
     if (!live || pc != piece) continue;
     kept--;
@@ -416,7 +455,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   const length = n - kept;
   if (kept != 0) memory.copy(set, set + (<usize>kept << 1), length << 1);
 
-  // FNV-1a over the set and the bests.
+  // FNV-1a over the set and the step's matches.
   let h: u32 = 0x811c9dc5;
   for (let i: u32 = 0; i < length; i++) h = (h ^ <u32>load<u16>(set + (<usize>i << 1))) * 0x01000193;
   h = (h ^ <u32>bestAllowPrio) * 0x01000193;
@@ -429,14 +468,14 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
     const meta = metaOf(dfa, rows, s);
     link = load<u32>(meta, M_NEXT);
     if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != length) continue;
-    if (load<i32>(meta, M_BEST) != bestAllowPrio || load<u32>(meta, M_BEST + 4) != bestAllowLine) continue;
-    if (load<i32>(meta, M_BEST + 8) != bestDisallowPrio || load<u32>(meta, M_BEST + 12) != bestDisallowLine) continue;
+    if (load<i32>(meta, M_BESTS) != bestAllowPrio || load<u32>(meta, M_BESTS + 4) != bestAllowLine) continue;
+    if (load<i32>(meta, M_BESTS + 8) != bestDisallowPrio || load<u32>(meta, M_BESTS + 12) != bestDisallowLine) continue;
     if (memory.compare(meta + M_SET, set, length << 1) != 0) continue;
-    return (s >> 3) | load<u32>(meta, M_FLAGS);
+    return (s >> 3) | (load<u32>(meta, M_FLAGS) != 0 ? HEED : 0);
   }
 
   // A new state: its row from the front of the arena, its meta record from the back.
-  const flags = length == 0 ? DEAD : 0;
+  const flags = (length == 0 ? DEAD : 0) | (!carry && (bestAllowPrio >= 0 || bestDisallowPrio >= 0) ? OUT : 0);
   const rowBytes = load<u32>(dfa, D_ROW_BYTES);
   const setBytes = ((length << 1) + 15) & ~15;
   const s = load<u32>(dfa, D_ROWS_NEXT);
@@ -457,12 +496,13 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<u32>(meta, h, M_HASH);
   store<u32>(meta, length, M_SET_LENGTH);
   store<u32>(meta, flags, M_FLAGS);
-  store<i32>(meta, bestAllowPrio, M_BEST);
-  store<u32>(meta, bestAllowLine, M_BEST + 4);
-  store<i32>(meta, bestDisallowPrio, M_BEST + 8);
-  store<u32>(meta, bestDisallowLine, M_BEST + 12);
+  store<i32>(meta, bestAllowPrio, M_BESTS);
+  store<u32>(meta, bestAllowLine, M_BESTS + 4);
+  store<i32>(meta, bestDisallowPrio, M_BESTS + 8);
+  store<u32>(meta, bestDisallowLine, M_BESTS + 12);
   memory.copy(meta + M_SET, set, length << 1);
-  // The end verdict: the bests, and the anchored rules whose last piece ends here.
+  // The end verdict: the anchored rules whose last piece ends here (MODE_CARRY: and the bests).
+  if (!carry) { bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0; }
   for (let i: u32 = 0; i < length; i++) {
     const pos = posAt + <usize>load<u16>(set + (<usize>i << 1)) * POS_SIZE;
     if (<u32>load<u8>(pos, P_KIND) == FINAL) record(wild + <usize>load<u32>(pos, P_RULE) * WILDCARD_SIZE);
@@ -471,7 +511,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<u32>(meta, bestAllowLine, M_END + 4);
   store<i32>(meta, bestDisallowPrio, M_END + 8);
   store<u32>(meta, bestDisallowLine, M_END + 12);
-  return (s >> 3) | flags;
+  return (s >> 3) | (flags != 0 ? HEED : 0);
 }
 
 /** Adds position p to the set being built (after p − 1's successor, so the set stays ascending), or records the match it stands for. */
@@ -519,10 +559,14 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
   const meta = metaOf(dfa, rows, s);
   const from = meta + M_SET;
   const length = load<u32>(meta, M_SET_LENGTH);
-  bestAllowPrio = load<i32>(meta, M_BEST);
-  bestAllowLine = load<u32>(meta, M_BEST + 4);
-  bestDisallowPrio = load<i32>(meta, M_BEST + 8);
-  bestDisallowLine = load<u32>(meta, M_BEST + 12);
+  if (carries(dfa)) {
+    bestAllowPrio = load<i32>(meta, M_BESTS);
+    bestAllowLine = load<u32>(meta, M_BESTS + 4);
+    bestDisallowPrio = load<i32>(meta, M_BESTS + 8);
+    bestDisallowLine = load<u32>(meta, M_BESTS + 12);
+  } else {
+    bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0;
+  }
   // Invariant: set[0, n) ascending; each source position adds itself (a LOOP) and/or its
   // successor, both ≥ every earlier addition. |set| ≤ 2 × length.
   let n: u32 = 0;
@@ -540,7 +584,7 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
 }
 
 /**
- * Runs path[0, len) through the DFA: true with the end verdict in entry 0 of PATH_ENDS,
+ * Runs path[0, len) through the DFA: true with the path's verdict in entry 0 of PATH_ENDS,
  * or false when the path must be judged rule by rule (MISS_BUDGET spent, the cache full
  * twice, or the DFA given up). One load per byte while states are cached.
  */
@@ -551,10 +595,13 @@ export function scanDfa(table: usize, dfa: usize, path: usize, len: u32): bool {
     const start = load<u32>(dfa, D_START);
     const t = start != 0 ? start & 0xffff : startState(table, dfa);
     if (t == UNKNOWN) { flush(table, dfa); continue; }
-    const end = (t & DEAD) != 0 ? <usize>(t & ~DEAD) << 3 : run(table, dfa, <usize>t << 3, 0, path, len, 0);
+    const first = <usize>(t & ~HEED) << 3;
+    const carry = carries(dfa);
+    beginPath(dfa, first, 0, carry);
+    const end = isDead(dfa, first) ? first : run(table, dfa, first, path, len, 0, 0);
     if (end == RUN_FULL) { flush(table, dfa); continue; }
     if (end == RUN_BUDGET) return false;
-    endVerdict(dfa, end, 0);
+    endPath(dfa, end, 0, carry);
     return true;
   }
   return false;
@@ -565,27 +612,28 @@ const RUN_FULL: usize = <usize>-1;
 const RUN_BUDGET: usize = <usize>-2;
 
 /**
- * Steps from the state at row offset s over path[from, len): returns the row of the state
- * reached (or of the DEAD state that stopped it), RUN_FULL or RUN_BUDGET. `misses` states
- * were already built for this path.
+ * Steps path `id` from the state at row offset s over path[0, len), its matches merged into
+ * PATH_ENDS[id]: returns the row of the state reached (or of the DEAD state that stopped
+ * it), RUN_FULL or RUN_BUDGET. `misses` states were already built for this path.
  */
-function run(table: usize, dfa: usize, s: usize, from: u32, path: usize, len: u32, misses: u32): usize {
+function run(table: usize, dfa: usize, s: usize, path: usize, len: u32, misses: u32, id: u32): usize {
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   const classAt = dfa + D_CLASS_AT;
-  // Invariant: s is the state of path[0, i). At most len − from steps: one load each while
+  const carry = carries(dfa);
+  // Invariant: s is the state of path[0, i). At most len steps: one load each while
   // cached, else one `step` (O(P)), at most MISS_BUDGET of those per path.
-  for (let i = from; i < len; i++) {
+  for (let i: u32 = 0; i < len; i++) {
     const c = <u32>load<u8>(path + i);
     let t = <u32>load<u16>(rows + s + <usize>load<u16>(classAt + (c << 1)));
-    if ((t & DEAD) != 0) {
+    if ((t & HEED) != 0) {
       if (t == UNKNOWN) {
         if (++misses > MISS_BUDGET) return RUN_BUDGET;
         t = step(table, dfa, s, c);
         if (t == UNKNOWN) return RUN_FULL;
       }
-      if ((t & DEAD) != 0) return <usize>(t & ~DEAD) << 3;
+      if (arrive(dfa, t, id, carry) != 0) return <usize>(t & ~HEED) << 3;
     }
-    s = <usize>t << 3;
+    s = <usize>(t & ~HEED) << 3;
   }
   return s;
 }
@@ -593,34 +641,96 @@ function run(table: usize, dfa: usize, s: usize, from: u32, path: usize, len: u3
 /** Paths one `scanDfaQueue` call takes at most (its answer has a bit per path). */
 export const QUEUE_CAP: u32 = 32;
 
-/** The end verdict of each path of the last `scanDfaQueue` (of the last `scanDfa`: entry 0): i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine. */
+/**
+ * The verdict of each path of the last `scanDfaQueue` (of the last `scanDfa`: entry 0),
+ * its best allow and disallow (i32 allowPrio, u32 allowLine, i32 disallowPrio, u32
+ * disallowLine; -1 / 0: none): the matches of its steps, then of its end state.
+ */
 export const PATH_ENDS: usize = memory.data(16 * QUEUE_CAP, 16);
 
-/** Copies the end verdict of the state at row offset s to entry k of PATH_ENDS. */
-@inline function endVerdict(dfa: usize, s: usize, k: u32): void {
+/** Merges the bests at `from` (PATH_ENDS's record) into entry k of PATH_ENDS, ranked as match.ts ranks rules. */
+function mergeBests(from: usize, k: u32): void {
+  const to = PATH_ENDS + (<usize>k << 4);
+  const allowPrio = load<i32>(from);
+  const allowLine = load<u32>(from, 4);
+  const oldAllow = load<i32>(to);
+  if (allowPrio > oldAllow || (allowPrio == oldAllow && allowPrio >= 0 && allowLine < load<u32>(to, 4))) {
+    store<i32>(to, allowPrio);
+    store<u32>(to, allowLine, 4);
+  }
+  const disallowPrio = load<i32>(from, 8);
+  const disallowLine = load<u32>(from, 12);
+  const oldDisallow = load<i32>(to, 8);
+  if (disallowPrio > oldDisallow || (disallowPrio == oldDisallow && disallowPrio >= 0 && disallowLine < load<u32>(to, 12))) {
+    store<i32>(to, disallowPrio, 8);
+    store<u32>(to, disallowLine, 12);
+  }
+}
+
+/**
+ * Path k starts in the start state at row offset s: in MODE_STEP its entry of PATH_ENDS
+ * takes the start's matches (in MODE_CARRY the end state's record holds every match).
+ */
+@inline function beginPath(dfa: usize, s: usize, k: u32, carry: bool): void {
+  if (carry) return;
   const meta = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s);
-  memory.copy(PATH_ENDS + (<usize>k << 4), meta + M_END, 16);
+  memory.copy(PATH_ENDS + (<usize>k << 4), meta + M_BESTS, 16);
+}
+
+/**
+ * Path k ended in the state at row offset s: its end record (MODE_CARRY: the path's bests;
+ * MODE_STEP: the anchored rules that end there) goes to entry k of PATH_ENDS.
+ */
+@inline function endPath(dfa: usize, s: usize, k: u32, carry: bool): void {
+  const end = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s) + M_END;
+  if (carry) memory.copy(PATH_ENDS + (<usize>k << 4), end, 16);
+  else mergeBests(end, k);
+}
+
+/** Whether the region's states carry the bests so far (MODE_CARRY), else the matches of a step (MODE_STEP). */
+@inline function carries(dfa: usize): bool {
+  return load<u32>(dfa, D_MODE) == MODE_CARRY;
+}
+
+/** Whether the state at row offset s is DEAD. */
+@inline function isDead(dfa: usize, s: usize): bool {
+  return (load<u32>(metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s), M_FLAGS) & DEAD) != 0;
+}
+
+/**
+ * Path k steps into transition t's target: when t has HEED, the target's matches (OUT)
+ * join entry k of PATH_ENDS; returns DEAD when the target is DEAD, else 0. Off the hot
+ * loop: a path meets HEED about once (its matches, its DEAD end); in MODE_CARRY, HEED
+ * only marks DEAD targets.
+ */
+@inline function arrive(dfa: usize, t: u32, k: u32, carry: bool): u32 {
+  if ((t & HEED) == 0) return 0;
+  if (carry) return DEAD;
+  const meta = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), <usize>(t & ~HEED) << 3);
+  const flags = load<u32>(meta, M_FLAGS);
+  if ((flags & OUT) != 0) mergeBests(meta + M_BESTS, k);
+  return flags & DEAD;
 }
 
 /** `readAlone`'s answer when the cache filled up: nothing more can be read. */
 const CACHE_FULL: u32 = 0xffffffff;
 
 /**
- * Reads path[0, left) on its own from the state at row offset s, `misses` states already
- * built for it: the bit of path `id` (< 32) with its end verdict in PATH_ENDS[id], 0 when it
- * spent MISS_BUDGET, or CACHE_FULL.
+ * Reads path[0, left) of path `id` (< 32) on its own from the state at row offset s,
+ * `misses` states already built for it: the path's bit with its verdict in PATH_ENDS[id],
+ * 0 when it spent MISS_BUDGET, or CACHE_FULL.
  */
 function readAlone(table: usize, dfa: usize, s: usize, path: usize, left: u32, misses: u32, id: u32): u32 {
-  const e = run(table, dfa, s, 0, path, left, misses);
+  const e = run(table, dfa, s, path, left, misses, id);
   if (e == RUN_FULL) return CACHE_FULL;
   if (e == RUN_BUDGET) return 0;
-  endVerdict(dfa, e, id);
+  endPath(dfa, e, id, carries(dfa));
   return 1 << id;
 }
 
 /**
  * Runs n ≤ QUEUE_CAP paths (paths[k], lens[k]: u32 arrays) through the DFA, LANES at a
- * time: returns a mask whose bit k is set when path k's end verdict is in PATH_ENDS[k].
+ * time: returns a mask whose bit k is set when path k's verdict is in PATH_ENDS[k].
  * A path without its bit (it spent MISS_BUDGET, or the cache filled up, after which no
  * path is read further) must be judged on its own. Each step advances four paths, whose
  * loads do not depend on each other; a lane whose path ended or went DEAD takes the next
@@ -633,14 +743,16 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
   const t = start != 0 ? start & 0xffff : startState(table, dfa);
   if (t == UNKNOWN) return 0;
   store<u32>(dfa, load<u32>(dfa, D_PATHS) + n, D_PATHS);
-  const first = <usize>(t & ~DEAD) << 3;
+  const first = <usize>(t & ~HEED) << 3;
+  const carry = carries(dfa);
   let done: u32 = 0;
-  if ((t & DEAD) != 0) {
-    for (let k: u32 = 0; k < n; k++) endVerdict(dfa, first, k);
+  if (isDead(dfa, first)) {
+    for (let k: u32 = 0; k < n; k++) { beginPath(dfa, first, k, carry); endPath(dfa, first, k, carry); }
     return n >= 32 ? 0xffffffff : (1 << n) - 1;
   }
   if (n < LANES) {
     for (let k: u32 = 0; k < n; k++) {
+      beginPath(dfa, first, k, carry);
       const bit = readAlone(table, dfa, first, <usize>load<u32>(paths + (<usize>k << 2)), load<u32>(lens + (<usize>k << 2)), 0, k);
       if (bit == CACHE_FULL) return done;
       done |= bit;
@@ -656,6 +768,7 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
   let r0 = load<u32>(lens), r1 = load<u32>(lens, 4), r2 = load<u32>(lens, 8), r3 = load<u32>(lens, 12);
   let s0 = first, s1 = first, s2 = first, s3 = first;
   let m0: u32 = 0, m1: u32 = 0, m2: u32 = 0, m3: u32 = 0;
+  for (let k: u32 = 0; k < LANES; k++) beginPath(dfa, first, k, carry);
   let live: u32 = 15;
   let k: u32 = LANES;
   // Invariant: paths [0, k) were given to lanes, each read up to its lane's p_j. A round
@@ -677,18 +790,18 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
       let t2 = <u32>load<u16>(rows + s2 + <usize>load<u16>(classAt + (c2 << 1)));
       let t3 = <u32>load<u16>(rows + s3 + <usize>load<u16>(classAt + (c3 << 1)));
       i++;
-      if (((t0 | t1 | t2 | t3) & DEAD) != 0) {
-        // An UNKNOWN target is built (a full cache ends the call); a lane that went DEAD
-        // or spent its budget ends the round.
+      if (((t0 | t1 | t2 | t3) & HEED) != 0) {
+        // An UNKNOWN target is built (a full cache ends the call); a lane that meets
+        // matches records them, and one that went DEAD or spent its budget ends the round.
         if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return done; }
         if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
         if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
         if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
-        ended |= (t0 & DEAD) | ((t1 & DEAD) << 1) | ((t2 & DEAD) << 2) | ((t3 & DEAD) << 3);
-        s0 = <usize>(t0 & ~DEAD) << 3;
-        s1 = <usize>(t1 & ~DEAD) << 3;
-        s2 = <usize>(t2 & ~DEAD) << 3;
-        s3 = <usize>(t3 & ~DEAD) << 3;
+        ended |= arrive(dfa, t0, id0, carry) | (arrive(dfa, t1, id1, carry) << 1) | (arrive(dfa, t2, id2, carry) << 2) | (arrive(dfa, t3, id3, carry) << 3);
+        s0 = <usize>(t0 & ~HEED) << 3;
+        s1 = <usize>(t1 & ~HEED) << 3;
+        s2 = <usize>(t2 & ~HEED) << 3;
+        s3 = <usize>(t3 & ~HEED) << 3;
         if (ended != 0) break;
         continue;
       }
@@ -701,20 +814,20 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
     r0 -= i; r1 -= i; r2 -= i; r3 -= i;
     // A lane whose path is decided records it and takes the next one, if any.
     if (r0 == 0 || (ended & 1) != 0) {
-      if ((ended & 0x10) == 0) { endVerdict(dfa, s0, id0); done |= 1 << id0; }
-      if (k < n) { id0 = k; p0 = <usize>load<u32>(paths + (<usize>k << 2)); r0 = load<u32>(lens + (<usize>k << 2)); s0 = first; m0 = 0; k++; } else live &= ~1;
+      if ((ended & 0x10) == 0) { endPath(dfa, s0, id0, carry); done |= 1 << id0; }
+      if (k < n) { id0 = k; p0 = <usize>load<u32>(paths + (<usize>k << 2)); r0 = load<u32>(lens + (<usize>k << 2)); s0 = first; m0 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~1;
     }
     if (r1 == 0 || (ended & 2) != 0) {
-      if ((ended & 0x20) == 0) { endVerdict(dfa, s1, id1); done |= 1 << id1; }
-      if (k < n) { id1 = k; p1 = <usize>load<u32>(paths + (<usize>k << 2)); r1 = load<u32>(lens + (<usize>k << 2)); s1 = first; m1 = 0; k++; } else live &= ~2;
+      if ((ended & 0x20) == 0) { endPath(dfa, s1, id1, carry); done |= 1 << id1; }
+      if (k < n) { id1 = k; p1 = <usize>load<u32>(paths + (<usize>k << 2)); r1 = load<u32>(lens + (<usize>k << 2)); s1 = first; m1 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~2;
     }
     if (r2 == 0 || (ended & 4) != 0) {
-      if ((ended & 0x40) == 0) { endVerdict(dfa, s2, id2); done |= 1 << id2; }
-      if (k < n) { id2 = k; p2 = <usize>load<u32>(paths + (<usize>k << 2)); r2 = load<u32>(lens + (<usize>k << 2)); s2 = first; m2 = 0; k++; } else live &= ~4;
+      if ((ended & 0x40) == 0) { endPath(dfa, s2, id2, carry); done |= 1 << id2; }
+      if (k < n) { id2 = k; p2 = <usize>load<u32>(paths + (<usize>k << 2)); r2 = load<u32>(lens + (<usize>k << 2)); s2 = first; m2 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~4;
     }
     if (r3 == 0 || (ended & 8) != 0) {
-      if ((ended & 0x80) == 0) { endVerdict(dfa, s3, id3); done |= 1 << id3; }
-      if (k < n) { id3 = k; p3 = <usize>load<u32>(paths + (<usize>k << 2)); r3 = load<u32>(lens + (<usize>k << 2)); s3 = first; m3 = 0; k++; } else live &= ~8;
+      if ((ended & 0x80) == 0) { endPath(dfa, s3, id3, carry); done |= 1 << id3; }
+      if (k < n) { id3 = k; p3 = <usize>load<u32>(paths + (<usize>k << 2)); r3 = load<u32>(lens + (<usize>k << 2)); s3 = first; m3 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~8;
     }
   }
   // Fewer than LANES paths left: each live lane finishes alone.
@@ -729,8 +842,8 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
 /**
  * A diagnostic of the region at `dfa`: the states in its cache (`what` 0), its flushes so
  * far (1), whether it is in use (2: 1, or 0 when never built, on trial or given up), the
- * paths its trial's window still counts (3) and the rule matches it counted so far (4). 0
- * without one.
+ * paths its trial's window still counts (3), the rule matches it counted so far (4) and its
+ * mode (5: MODE_CARRY 0, MODE_STEP 1). 0 without one.
  */
 export function dfaInfo(dfa: usize, what: u32): u32 {
   if (load<u32>(dfa, D_ROWS_AT) == 0) return 0;
@@ -738,6 +851,7 @@ export function dfaInfo(dfa: usize, what: u32): u32 {
   if (what == 2) return load<u32>(dfa, D_ENABLED);
   if (what == 3) return load<u32>(dfa, D_TRIAL);
   if (what == 4) return load<u32>(dfa, D_TRIAL_CALLS);
+  if (what == 5) return load<u32>(dfa, D_MODE);
 
   return load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
 }

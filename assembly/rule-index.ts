@@ -3,7 +3,7 @@
 // The host only places it (src/table/abi.ts, RuleIndex); its layout is this file's own.
 
 import { AUTOMATON_NONE, automatonBytesFor, automatonEnabled, automatonStateCount, buildAutomaton } from './wildcards';
-import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa } from './dfa';
+import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa, stepDfa } from './dfa';
 import {
   H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW,
@@ -406,8 +406,9 @@ export function automatonStates(table: usize, index: usize): u32 {
 
 /**
  * The DFA of `table`'s RuleIndex at `index` (dfa.ts): its cached states (`what` 0), its
- * flushes (1), whether it is in use (2), the paths its trial's window still counts (3) and
- * the rule matches counted in it (4); 0 when the table has none.
+ * flushes (1), whether it is in use (2), the paths its trial's window still counts (3),
+ * the rule matches counted in it (4) and its mode (5: 0 the bests carried in states, 1 a
+ * step's matches); 0 when the table has none.
  */
 export function dfaStatus(table: usize, index: usize, what: u32): u32 {
   if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return 0;
@@ -424,4 +425,15 @@ export function dfaStatus(table: usize, index: usize, what: u32): u32 {
 export function dropDfa(table: usize, index: usize): void {
   if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return;
   giveUpDfa(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+}
+
+/**
+ * Empties the DFA cache of `table`'s RuleIndex at `index` and turns it to MODE_STEP, as its
+ * first flush does (a diagnostic for tests: both modes give the same verdicts).
+ */
+export function dfaStepMode(table: usize, index: usize): void {
+  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return;
+  const region = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
+  if (automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE) return;
+  stepDfa(region);
 }

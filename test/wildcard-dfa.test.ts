@@ -26,13 +26,21 @@ const PROFILES: readonly Profile[] = ['rfc', 'google'];
 const PIECES = ['a', 'b', 'ab', 'ba', 'aab', 'abab', '?', '=', '&', '/', '.php', 'x%41', '%2F', 'é', 'A', 'sort=', 'a?b', '/abab/', '/ab/ba', '-p', 'q='];
 const FIRSTS = ['/', '/a', '/ab', '/ab/', '/ru/', '', '/?', '/b'];
 
-/** Both paths (DFA on and off) give the reference's verdict and line for every URL; returns the placed table. */
+/**
+ * Every path (the DFA in both modes, rule by rule, strings, explain) gives the reference's
+ * verdict and line for every URL; returns the placed table (the DFA in its own mode).
+ */
 function expectReference(body: string, urls: readonly string[], profile: Profile, agent = 'bot'): Placed {
   const table = Robots.parse(body, { profile }).forAgent(agent).table;
   const placed = new Placed(table);
   const ref = ReferenceRobots.parse(body, { profile });
   const dfa = placed.judge(urls, true);
   const oneByOne = placed.judge(urls, false);
+  // The same table in a second instance whose DFA starts in the mode a first flush takes:
+  // states hold the matches of the step into them, not the bests so far.
+  const stepped = new Placed(table);
+  stepped.exports.dfaStepMode(stepped.at, stepped.index);
+  const step = stepped.judge(urls, true);
   // The public batch of strings (matchUrls, four paths at a time) and one URL per call.
   const matcher = Robots.parse(body, { profile }).forAgent(agent);
   const batch = matcher.decideBatch(urls);
@@ -42,7 +50,7 @@ function expectReference(body: string, urls: readonly string[], profile: Profile
     const strings = { allowed: batch.verdicts[i] === 1, line: batch.lines[i]! };
     const single = matcher.explain(urls[i]!);
     const one = { allowed: single.allowed, line: single.line };
-    for (const [path, got] of [['DFA', dfa[i]!], ['rule by rule', oneByOne[i]!], ['decideBatch', strings], ['explain', one]] as const) {
+    for (const [path, got] of [['DFA', dfa[i]!], ['DFA, step mode', step[i]!], ['rule by rule', oneByOne[i]!], ['decideBatch', strings], ['explain', one]] as const) {
       if (got.allowed !== want.allowed || got.line !== want.line) {
         throw new Error(`${path} disagrees with the reference\n  profile: ${profile}\n  url: ${urls[i]}\n  body: ${JSON.stringify(body)}\n  expected: ${JSON.stringify(want)}\n  got: ${JSON.stringify(got)}`);
       }
@@ -92,7 +100,7 @@ describe('wildcard DFA: generated groups against the reference and the rule-by-r
     const trial = expectReference(body(DFA_TRIAL_RULES), urls, 'rfc');
     expect(trial.status()).toMatchObject({ states: 0, enabled: false, trialLeft: TRIAL_PATHS - 2 * urls.length });
     const none = expectReference(body(DFA_TRIAL_RULES - 1), urls, 'rfc');
-    expect(none.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0 });
+    expect(none.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0, mode: 'carry' });
   });
 });
 
@@ -196,11 +204,39 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     const placed = new Placed(Robots.parse(body).forAgent('bot').table);
     const dfa = placed.judge(urls, true);
     const status = placed.status();
-    expect(status.flushes).toBeGreaterThanOrEqual(3);
+    // The first flush turns the DFA to step mode, whose cache fills too, STRIKE_LIMIT times.
+    expect(status.flushes).toBeGreaterThanOrEqual(4);
+    expect(status.mode).toBe('step');
     expect(status.enabled).toBe(false);
     expect(dfa).toEqual(placed.judge(urls, false));
     // Given up, the table is matched rule by rule: the same URLs again, the same answers.
     expect(placed.judge(urls, true)).toEqual(dfa);
+  }, 120_000);
+
+  it('bests that multiply the states past the cache: the first flush turns the DFA to step mode, which holds the workload, every verdict matches', () => {
+    // 200 rules `/*m<two digits>` of one priority: carried in the state, the best so far
+    // (the earliest line matched) multiplies every later state, and prunes the rules after
+    // it, so ~200 bests × the sets exceed the cache. In step mode a state holds only the
+    // matches of the step into it: about one state per rule, plus the few sets.
+    const lines = ['User-agent: bot'];
+    for (let i = 0; i < 200; i++) lines.push(`Disallow: /*m${String(i % 100).padStart(2, '0')}${i < 100 ? '' : 'x'}`);
+    const body = `${lines.join('\n')}\n`;
+    const r = random(29);
+    const urls = Array.from({ length: 6000 }, () => `https://example.com/${randomWord(r, 'abm0123456789x/', 30 + Math.floor(r() * 30))}`);
+    expectReference(body, urls.slice(0, 300), 'rfc');
+    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+    const dfa = placed.judge(urls, true);
+    const status = placed.status();
+    expect(status.mode).toBe('step');
+    expect(status.flushes).toBe(1);
+    expect(status.enabled).toBe(true);
+    expect(dfa).toEqual(placed.judge(urls, false));
+    // The paths before the flush build their step-mode states on the second pass; after it
+    // the cache holds the workload: a third pass builds nothing and flushes no more.
+    expect(placed.judge(urls, true)).toEqual(dfa);
+    const states = placed.status().states;
+    expect(placed.judge(urls, true)).toEqual(dfa);
+    expect(placed.status()).toMatchObject({ states, flushes: 1, enabled: true, mode: 'step' });
   }, 120_000);
 
   it('one long path with a cold cache stops at the per-path budget and is judged rule by rule', () => {

@@ -16,10 +16,12 @@ export interface WasmExports {
   indexTable(table: number, index: number): void;
   /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
   automatonStates(table: number, index: number): number;
-  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3) and rule matches so far (4); 0: none (a diagnostic). */
+  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4) and mode (5: 0 states carry the bests, 1 a step's matches); 0: none (a diagnostic). */
   dfaStatus(table: number, index: number, what: number): number;
   /** Gives up that RuleIndex's DFA now, as a cache that keeps filling does: a crowd takes its automaton at its next path (a diagnostic for tests). */
   dropDfa(table: number, index: number): void;
+  /** Empties that RuleIndex's DFA cache and turns it to the mode its first flush takes, states holding a step's matches (a diagnostic for tests). */
+  dfaStepMode(table: number, index: number): void;
   /** Wildcard rules from which a table uses the DFA from its first path (assembly/dfa.ts DFA_MIN_RULES). */
   readonly dfaMinRules: WebAssembly.Global;
   /** Wildcard rules from which a table gets a DFA on trial (assembly/dfa.ts DFA_TRIAL_RULES). */

@@ -45,14 +45,15 @@ export class PlacedTable {
     return Array.from(verdicts, (v, i) => ({ allowed: v === 1, line: decided[i]! }));
   }
 
-  /** The DFA's cached states, flushes, whether it is in use, and its trial's window: paths left, rule matches counted (dfaStatus). */
-  status(): { states: number; flushes: number; enabled: boolean; trialLeft: number; trialCalls: number } {
+  /** The DFA's cached states, flushes, whether it is in use, its trial's window (paths left, rule matches counted) and its mode (dfaStatus). */
+  status(): { states: number; flushes: number; enabled: boolean; trialLeft: number; trialCalls: number; mode: 'carry' | 'step' } {
     return {
       states: this.exports.dfaStatus(this.at, this.index, 0),
       flushes: this.exports.dfaStatus(this.at, this.index, 1),
       enabled: this.exports.dfaStatus(this.at, this.index, 2) === 1,
       trialLeft: this.exports.dfaStatus(this.at, this.index, 3),
       trialCalls: this.exports.dfaStatus(this.at, this.index, 4),
+      mode: this.exports.dfaStatus(this.at, this.index, 5) === 1 ? 'step' : 'carry',
     };
   }
 }
