@@ -100,6 +100,7 @@
 //   60 u32 trial          paths the trial's window still counts (tables below DFA_MIN_RULES), 0: none
 //   64 u32 trialCalls     full rule matches the window's paths cost so far
 //   68 u32 mode           MODE_CARRY (0) or MODE_STEP (1): what a state's record means (above)
+//   72 u32 packedAt       u8[3P + 16]: the set being stored, packed (Meta below)
 //   80 u8 classOf[256]    byte → its class (0: a byte no piece has)
 //  336 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
 // POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
@@ -107,11 +108,14 @@
 // Row (rowBytes, at rowsAt + s, s < ROWS_CAP): u16 transition[classCount], then at
 //   rowBytes − 4 the u32 offset of the state's meta record
 // Meta: 0 u32 next (row offset + 1 of the next state in the hash chain, 0: none),
-//   4 u32 hash, 8 u32 setLength, 12 u32 flags (DEAD, OUT),
+//   4 u32 hash, 8 u32 setLength (bytes of the packed set), 12 u32 flags (DEAD, OUT),
 //   16 i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine (the record: the
 //      bests so far, or the step's matches; -1 / 0: none),
 //   32 i32 endAllowPrio, u32 endAllowLine, i32 endDisallowPrio, u32 endDisallowLine,
-//   48 u16 set[setLength] (positions, ascending), padded to 16
+//   48 u8 set[setLength]  the positions, ascending, packed: each one's distance from the
+//      one before (the first's from 0) in 1 byte below 0x80, 2 bytes (0x80 | bits 8‥13, bits
+//      0‥7) below 0x4000, else 3 (0xc0, bits 8‥15, bits 0‥7); padded to 16. On the corpus's
+//      crowds in MODE_STEP, half the bytes of u16 positions: twice the states in a cache.
 
 import {
   KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
@@ -173,6 +177,7 @@ const D_FLUSHES: u32 = 56;
 const D_TRIAL: u32 = 60;
 const D_TRIAL_CALLS: u32 = 64;
 const D_MODE: u32 = 68;
+const D_PACKED_AT: u32 = 72;
 const D_CLASS_OF: u32 = 80;
 const D_CLASS_AT: u32 = D_CLASS_OF + 256;
 const D_HEADER: u32 = D_CLASS_AT + 512;
@@ -279,7 +284,8 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   const posAt = D_HEADER;
   const hashAt = (posAt + positions * POS_SIZE + 15) & ~15;
   const scratchAt = hashAt + HASH_SLOTS * 4;
-  const arenaAt = (scratchAt + 4 * (positions + 1) + 15) & ~15;
+  const packedAt = scratchAt + 4 * (positions + 1);
+  const arenaAt = (packedAt + 3 * positions + 16 + 15) & ~15;
   const arenaEnd = bytes & ~15;
   if (positions > MAX_POSITIONS || <u64>arenaAt + DFA_MIN_ARENA > <u64>bytes) return;
 
@@ -331,6 +337,7 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   store<u32>(dfa, posAt, D_POS_AT);
   store<u32>(dfa, hashAt, D_HASH_AT);
   store<u32>(dfa, scratchAt, D_SCRATCH_AT);
+  store<u32>(dfa, packedAt, D_PACKED_AT);
   empty(dfa);
   if (count >= DFA_MIN_RULES) store<u32>(dfa, DFA_ON, D_ENABLED);
   else store<u32>(dfa, TRIAL_PATHS, D_TRIAL);
@@ -462,22 +469,45 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   h = (h ^ bestAllowLine) * 0x01000193;
   h = (h ^ <u32>bestDisallowPrio) * 0x01000193;
   h = (h ^ bestDisallowLine) * 0x01000193;
+  // The set as stored (header, Meta): packed distances, at most 3 bytes a position.
+  const packed = dfa + load<u32>(dfa, D_PACKED_AT);
+  let bytes: u32 = 0;
+  let previous: u32 = 0;
+  for (let i: u32 = 0; i < length; i++) {
+    const p = <u32>load<u16>(set + (<usize>i << 1));
+    const d = p - previous;
+    previous = p;
+    const at = packed + bytes;
+    if (d < 0x80) {
+      store<u8>(at, <u8>d);
+      bytes++;
+    } else if (d < 0x4000) {
+      store<u8>(at, <u8>(0x80 | (d >> 8)));
+      store<u8>(at, <u8>d, 1);
+      bytes += 2;
+    } else {
+      store<u8>(at, 0xc0);
+      store<u8>(at, <u8>(d >> 8), 1);
+      store<u8>(at, <u8>d, 2);
+      bytes += 3;
+    }
+  }
   const head = dfa + load<u32>(dfa, D_HASH_AT) + <usize>((h & (HASH_SLOTS - 1)) << 2);
   for (let link = load<u32>(head); link != 0;) {
     const s = link - 1;
     const meta = metaOf(dfa, rows, s);
     link = load<u32>(meta, M_NEXT);
-    if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != length) continue;
+    if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != bytes) continue;
     if (load<i32>(meta, M_BESTS) != bestAllowPrio || load<u32>(meta, M_BESTS + 4) != bestAllowLine) continue;
     if (load<i32>(meta, M_BESTS + 8) != bestDisallowPrio || load<u32>(meta, M_BESTS + 12) != bestDisallowLine) continue;
-    if (memory.compare(meta + M_SET, set, length << 1) != 0) continue;
+    if (memory.compare(meta + M_SET, packed, bytes) != 0) continue;
     return (s >> 3) | (load<u32>(meta, M_FLAGS) != 0 ? HEED : 0);
   }
 
   // A new state: its row from the front of the arena, its meta record from the back.
   const flags = (length == 0 ? DEAD : 0) | (!carry && (bestAllowPrio >= 0 || bestDisallowPrio >= 0) ? OUT : 0);
   const rowBytes = load<u32>(dfa, D_ROW_BYTES);
-  const setBytes = ((length << 1) + 15) & ~15;
+  const setBytes = (bytes + 15) & ~15;
   const s = load<u32>(dfa, D_ROWS_NEXT);
   const rowsEnd = load<u32>(dfa, D_ROWS_AT) + s + rowBytes;
   const metaAt = <i64>load<u32>(dfa, D_META_NEXT) - M_SET - setBytes;
@@ -494,13 +524,13 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<u32>(meta, load<u32>(head), M_NEXT);
   store<u32>(head, s + 1);
   store<u32>(meta, h, M_HASH);
-  store<u32>(meta, length, M_SET_LENGTH);
+  store<u32>(meta, bytes, M_SET_LENGTH);
   store<u32>(meta, flags, M_FLAGS);
   store<i32>(meta, bestAllowPrio, M_BESTS);
   store<u32>(meta, bestAllowLine, M_BESTS + 4);
   store<i32>(meta, bestDisallowPrio, M_BESTS + 8);
   store<u32>(meta, bestDisallowLine, M_BESTS + 12);
-  memory.copy(meta + M_SET, set, length << 1);
+  memory.copy(meta + M_SET, packed, bytes);
   // The end verdict: the anchored rules whose last piece ends here (MODE_CARRY: and the bests).
   if (!carry) { bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0; }
   for (let i: u32 = 0; i < length; i++) {
@@ -558,7 +588,7 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   const meta = metaOf(dfa, rows, s);
   const from = meta + M_SET;
-  const length = load<u32>(meta, M_SET_LENGTH);
+  const bytes = load<u32>(meta, M_SET_LENGTH);
   if (carries(dfa)) {
     bestAllowPrio = load<i32>(meta, M_BESTS);
     bestAllowLine = load<u32>(meta, M_BESTS + 4);
@@ -567,11 +597,23 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
   } else {
     bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0;
   }
-  // Invariant: set[0, n) ascending; each source position adds itself (a LOOP) and/or its
-  // successor, both ≥ every earlier addition. |set| ≤ 2 × length.
+  // Invariant: set[0, n) ascending; each source position (unpacked in order, header Meta)
+  // adds itself (a LOOP) and/or its successor, both ≥ every earlier addition. |set| ≤ 2 ×
+  // the source's positions ≤ 2P.
   let n: u32 = 0;
-  for (let i: u32 = 0; i < length; i++) {
-    const p = <u32>load<u16>(from + (<usize>i << 1));
+  let p: u32 = 0;
+  for (let i: u32 = 0; i < bytes;) {
+    const b = <u32>load<u8>(from + i);
+    if (b < 0x80) {
+      p += b;
+      i++;
+    } else if (b < 0xc0) {
+      p += ((b & 0x3f) << 8) | <u32>load<u8>(from + i + 1);
+      i += 2;
+    } else {
+      p += (<u32>load<u8>(from + i + 1) << 8) | <u32>load<u8>(from + i + 2);
+      i += 3;
+    }
     const pos = posAt + <usize>p * POS_SIZE;
     const kind = <u32>load<u8>(pos, P_KIND);
     if (kind == LOOP) n = enter(wild, posAt, set, n, p);

@@ -222,7 +222,7 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     for (let i = 0; i < 200; i++) lines.push(`Disallow: /*m${String(i % 100).padStart(2, '0')}${i < 100 ? '' : 'x'}`);
     const body = `${lines.join('\n')}\n`;
     const r = random(29);
-    const urls = Array.from({ length: 6000 }, () => `https://example.com/${randomWord(r, 'abm0123456789x/', 30 + Math.floor(r() * 30))}`);
+    const urls = Array.from({ length: 6000 }, () => `https://example.com/${randomWord(r, 'm0123456789x', 40 + Math.floor(r() * 30))}`);
     expectReference(body, urls.slice(0, 300), 'rfc');
     const placed = new Placed(Robots.parse(body).forAgent('bot').table);
     const dfa = placed.judge(urls, true);
@@ -238,6 +238,33 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     expect(placed.judge(urls, true)).toEqual(dfa);
     expect(placed.status()).toMatchObject({ states, flushes: 1, enabled: true, mode: 'step' });
   }, 120_000);
+
+  it('sets whose positions lie up to 2^7, 2^14 and 2^16 apart are stored packed (1, 2 and 3 bytes a distance) and read back exactly', () => {
+    // Positions follow the wildcard list, longest pattern first: /c*w{700}, /a*q{600}, 17
+    // rules /b*… of 510 bytes, /a*y{505}, 18 of 500 bytes, then the short /a… and /c…
+    // rules. A path starting "/a" keeps the LOOPs of the three long /a rules and the short
+    // ones (~9,300 and ~9,600 apart: 2 bytes, bit 13 set); one starting "/c" keeps /c*w{700}
+    // and the short /c rules (~18,900 apart: 3 bytes); one starting "/b" the LOOPs of the
+    // /b rules (~500 apart: 2 bytes) and, inside a piece, neighbours (1 byte).
+    const r = random(31);
+    const long = Array.from({ length: 35 }, (_v, i) => randomWord(r, 'ab', i < 17 ? 510 : 500));
+    const longRules = long.map((w, i) => `${i % 2 === 0 ? 'Allow' : 'Disallow'}: /b*${w}`);
+    const rules = [
+      `Disallow: /a*${'q'.repeat(600)}`, `Allow: /c*${'w'.repeat(700)}`, ...longRules.slice(0, 17), `Disallow: /a*${'y'.repeat(505)}`, ...longRules.slice(17),
+      'Disallow: /a*x', 'Allow: /a*xy$', 'Disallow: /c*z', 'Allow: /c*zw$',
+    ];
+    const body = `User-agent: bot\n${rules.join('\n')}\n`;
+    const urls = [
+      ...Array.from({ length: 40 }, () => `https://example.com/a${randomWord(r, 'axy', 1 + Math.floor(r() * 12))}`),
+      ...Array.from({ length: 40 }, () => `https://example.com/c${randomWord(r, 'czw', 1 + Math.floor(r() * 12))}`),
+      ...Array.from({ length: 40 }, (_v, i) => `https://example.com/b${randomWord(r, 'ab', 2)}${long[i % 35]!.slice(0, 4 + (i % 12))}`),
+    ];
+    for (const profile of PROFILES) {
+      const placed = expectReference(body, urls, profile);
+      expect(placed.status()).toMatchObject({ enabled: true, mode: 'carry', flushes: 0 });
+      expect(placed.status().states).toBeGreaterThan(40);
+    }
+  });
 
   it('one long path with a cold cache stops at the per-path budget and is judged rule by rule', () => {
     const body = dense(3, 300);
