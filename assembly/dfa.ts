@@ -839,7 +839,9 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
         if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
         if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
         if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
-        ended |= arrive(dfa, t0, id0, carry) | (arrive(dfa, t1, id1, carry) << 1) | (arrive(dfa, t2, id2, carry) << 2) | (arrive(dfa, t3, id3, carry) << 3);
+        // MODE_CARRY: HEED marks DEAD targets only, so the four bits are the lanes that ended.
+        if (carry) ended |= (t0 & HEED) | ((t1 & HEED) << 1) | ((t2 & HEED) << 2) | ((t3 & HEED) << 3);
+        else ended |= arrive(dfa, t0, id0, carry) | (arrive(dfa, t1, id1, carry) << 1) | (arrive(dfa, t2, id2, carry) << 2) | (arrive(dfa, t3, id3, carry) << 3);
         s0 = <usize>(t0 & ~HEED) << 3;
         s1 = <usize>(t1 & ~HEED) << 3;
         s2 = <usize>(t2 & ~HEED) << 3;
