@@ -30,7 +30,7 @@
 //     keep every live rule, but states no longer multiply by the bests. On the corpus
 //     workloads that overflowed MODE_CARRY's cache (www.vmware.com: 1,684 states, 334 KB
 //     for a 312 KB cache), MODE_STEP needed 2–7× fewer (vmware 536 states, 117 KB); where
-//     both fit, MODE_CARRY measured 2–15% cheaper a URL.
+//     both fit, MODE_STEP cost 13–21% more a URL (retail, apple, microsoft).
 // Each state also holds its end record: the FINAL positions it holds (MODE_CARRY: plus its
 // bests).
 //
@@ -66,10 +66,10 @@
 // (wildcards.ts): when the DFA gives up, or cannot be built, match.ts builds the automaton
 // there instead (rule-index.ts `switchToAutomaton`). Both write their `enabled` word at the
 // region's offset 0, the DFA DFA_ON and the automaton another value, so that the word tells
-// which one the region holds. A crowd gives up at its first flush in MODE_STEP. On the
-// corpus's crowds, those whose workload the DFA's cache holds ran at 0.46–0.98× the
-// automaton's cost, the others (hundreds of facet rules whose sets and states multiply)
-// gave up within their first 20,000 paths.
+// which one the region holds. A crowd gives up at its first flush in MODE_STEP. 23 of the
+// corpus's 30 crowd files keep the DFA, at 0.46–0.92× the automaton's cost; the 7 others
+// (hundreds of facet rules, www.next.co.uk, etsy, www.sophos, www.screwfix…) outgrow the
+// cache in both modes within their first 20,000 paths.
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, at most DFA_CAP: sized from the table's header so the host can place the
