@@ -29,7 +29,7 @@
 //     The scan merges them into the path's record when the transition says so (HEED); sets
 //     keep every live rule, but states no longer multiply by the bests. On the corpus
 //     workloads that overflowed MODE_CARRY's cache (www.vmware.com: 1,684 states, 334 KB
-//     for a 312 KB cache), MODE_STEP needed 2–7× fewer (vmware 536 states, 117 KB); where
+//     for a 312 KB cache), MODE_STEP needed 1.6–7× fewer (vmware 536 states, 117 KB); where
 //     both fit, MODE_STEP cost 13–21% more a URL (retail, apple, microsoft).
 // Each state also holds its end record: the FINAL positions it holds (MODE_CARRY: plus its
 // bests).
@@ -462,7 +462,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   const length = n - kept;
   if (kept != 0) memory.copy(set, set + (<usize>kept << 1), length << 1);
 
-  // FNV-1a over the set and the step's matches.
+  // FNV-1a over the set and the record.
   let h: u32 = 0x811c9dc5;
   for (let i: u32 = 0; i < length; i++) h = (h ^ <u32>load<u16>(set + (<usize>i << 1))) * 0x01000193;
   h = (h ^ <u32>bestAllowPrio) * 0x01000193;
