@@ -2,10 +2,13 @@
 //
 // Tables with at least DFA_MIN_RULES wildcard rules (and no FLAG_WILDCARD_AUTOMATON) are
 // matched through a DFA built lazily in their RuleIndex. Each check runs the same URLs in a
-// fresh module instance twice, DFA on and off (`useDfa`), and compares both to the
-// reference: the groups mix overlapping pieces over a small alphabet, `$`, `**`, patterns
-// that start with `*`, empty patterns and plain rules. The cache-limit tests make the DFA
-// flush, give up, or stop a path at its state budget, and the verdicts stay the same.
+// fresh module instance twice, DFA on and off (`useDfa`), then in a second instance whose
+// DFA starts in step mode (`dfaStepMode`: states hold a step's matches, as after a first
+// flush), and compares all three to the reference: the groups mix overlapping pieces over
+// a small alphabet, `$`, `**`, patterns that start with `*`, empty patterns and plain
+// rules. The cache-limit tests make the DFA flush, change mode, give up, or stop a path at
+// its state budget, and the verdicts stay the same; one test covers the packed sets' three
+// widths.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Robots, type Profile } from '../src/index.js';
