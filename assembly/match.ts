@@ -246,7 +246,7 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     scanAutomaton(automaton, path, len);
     return mergedVerdict(aPrio, aLine, dPrio, dLine, matchedAllowPrio, matchedAllowLine, matchedDisallowPrio, matchedDisallowLine);
   } else if (dfa && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
-    // Every wildcard rule at once (dfa.ts, its end verdict in lane 0; checked here first
+    // Every wildcard rule at once (dfa.ts, its verdict in entry 0 of PATH_ENDS; checked here first
     // so that a table on trial makes no call).
     return mergeLane(0, best);
   } else if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
@@ -317,7 +317,7 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
 }
 
 /**
- * Merges entry k of the DFA's end verdicts (dfa.ts PATH_ENDS) into the plain rules' bests
+ * Merges entry k of the DFA's path verdicts (dfa.ts PATH_ENDS) into the plain rules' bests
  * (`best`, walkTrie's record; ties: the earlier line, as the rule-by-rule loop ranks them)
  * and returns the verdict, setting decidedLine.
  */
