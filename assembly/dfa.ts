@@ -400,8 +400,8 @@ function flush(table: usize, dfa: usize): void {
 }
 
 /** The meta record of the state whose row is at offset s from the rows. */
-@inline function metaOf(dfa: usize, rows: usize, s: usize): usize {
-  return dfa + load<u32>(rows + s + load<u32>(dfa, D_ROW_BYTES) - 4);
+@inline function metaOf(dfa: usize, s: usize): usize {
+  return dfa + load<u32>(dfa + load<u32>(dfa, D_ROWS_AT) + s + load<u32>(dfa, D_ROW_BYTES) - 4);
 }
 
 /** Whether rule r (a wildcard record) can still change the bests (MODE_CARRY): see the header's pruning. */
@@ -495,7 +495,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   const head = dfa + load<u32>(dfa, D_HASH_AT) + <usize>((h & (HASH_SLOTS - 1)) << 2);
   for (let link = load<u32>(head); link != 0;) {
     const s = link - 1;
-    const meta = metaOf(dfa, rows, s);
+    const meta = metaOf(dfa, s);
     link = load<u32>(meta, M_NEXT);
     if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != bytes) continue;
     if (load<i32>(meta, M_BESTS) != bestAllowPrio || load<u32>(meta, M_BESTS + 4) != bestAllowLine) continue;
@@ -586,7 +586,7 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
   const posAt = dfa + load<u32>(dfa, D_POS_AT);
   const set = dfa + load<u32>(dfa, D_SCRATCH_AT);
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
-  const meta = metaOf(dfa, rows, s);
+  const meta = metaOf(dfa, s);
   const from = meta + M_SET;
   const bytes = load<u32>(meta, M_SET_LENGTH);
   if (carries(dfa)) {
@@ -715,7 +715,7 @@ function mergeBests(from: usize, k: u32): void {
  */
 @inline function beginPath(dfa: usize, s: usize, k: u32, carry: bool): void {
   if (carry) return;
-  const meta = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s);
+  const meta = metaOf(dfa, s);
   memory.copy(PATH_ENDS + (<usize>k << 4), meta + M_BESTS, 16);
 }
 
@@ -724,7 +724,7 @@ function mergeBests(from: usize, k: u32): void {
  * MODE_STEP: the anchored rules that end there) goes to entry k of PATH_ENDS.
  */
 @inline function endPath(dfa: usize, s: usize, k: u32, carry: bool): void {
-  const end = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s) + M_END;
+  const end = metaOf(dfa, s) + M_END;
   if (carry) memory.copy(PATH_ENDS + (<usize>k << 4), end, 16);
   else mergeBests(end, k);
 }
@@ -736,7 +736,7 @@ function mergeBests(from: usize, k: u32): void {
 
 /** Whether the state at row offset s is DEAD. */
 @inline function isDead(dfa: usize, s: usize): bool {
-  return (load<u32>(metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), s), M_FLAGS) & DEAD) != 0;
+  return (load<u32>(metaOf(dfa, s), M_FLAGS) & DEAD) != 0;
 }
 
 /**
@@ -748,7 +748,7 @@ function mergeBests(from: usize, k: u32): void {
 @inline function arrive(dfa: usize, t: u32, k: u32, carry: bool): u32 {
   if ((t & HEED) == 0) return 0;
   if (carry) return DEAD;
-  const meta = metaOf(dfa, dfa + load<u32>(dfa, D_ROWS_AT), <usize>(t & ~HEED) << 3);
+  const meta = metaOf(dfa, <usize>(t & ~HEED) << 3);
   const flags = load<u32>(meta, M_FLAGS);
   if ((flags & OUT) != 0) mergeBests(meta + M_BESTS, k);
   return flags & DEAD;
