@@ -39,11 +39,11 @@
 import { equalBytes, lanesBelow } from './scan';
 import {
   BLOCK_SIZE, B_LAST, B_MIN_LENGTH, B_PENULT, B_PRIOS, B_REQUIRED, B_SECOND, B_THIRD, I_CLASS_COUNT, I_CLASS_HIGH,
-  I_CLASS_LOW, I_HEADER, automatonOffset, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, MIN_LENGTH_CAP, R_ALLOW_LINE, R_ALLOW_PRIO,
-  R_DISALLOW_LINE, R_DISALLOW_PRIO, switchToAutomaton,
+  I_CLASS_LOW, I_HEADER, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, MIN_LENGTH_CAP, R_ALLOW_LINE, R_ALLOW_PRIO,
+  R_DISALLOW_LINE, R_DISALLOW_PRIO, switchToAutomaton, wildcardRegion,
 } from './rule-index';
 import {
-  FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_NODE_COUNT, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+  FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_FAIL_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_ID, W_KIND, W_LINE, W_SEGMENT_COUNT,
 } from './table';
 import { walkTrie } from './trie-walk';
@@ -229,13 +229,12 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   let aLine = load<u32>(best, R_ALLOW_LINE);
   let dPrio = load<i32>(best, R_DISALLOW_PRIO);
   let dLine = load<u32>(best, R_DISALLOW_LINE);
-  const nodeCount = load<u32>(table, H_NODE_COUNT);
   // Wildcard rules are sorted by priority descending. A rule below both bests can change
   // nothing: an allow below dPrio never outranks the disallow, a disallow at or below
   // aPrio never beats the allow. So the work stops at the first priority below both.
   const count = load<u32>(index);
   const firstBlock = index + I_HEADER;
-  const automaton = index + automatonOffset(load<u32>(index, 4), nodeCount);
+  const automaton = wildcardRegion(table, index);
   const dfa = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0;
   const crowd = (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0;
   // Full rule matches (wildcardMatches calls) this path cost, for the DFA's trial.
@@ -342,7 +341,7 @@ let queued: u32 = 0;
 export function queues(table: usize, index: usize): bool {
   const count = load<u32>(index);
   if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) == 0) return false;
-  return dfaEnabled(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+  return dfaEnabled(wildcardRegion(table, index));
 }
 
 /**
@@ -367,7 +366,7 @@ export function queues(table: usize, index: usize): bool {
 export function decideQueued(table: usize, index: usize, out: usize, linesOut: usize): void {
   const n = queued;
   queued = 0;
-  const dfa = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
+  const dfa = wildcardRegion(table, index);
   const scanned = scanDfaQueue(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS, n);
   for (let k: u32 = 0; k < n; k++) {
     const path = <usize>load<u32>(QUEUE_PATHS + (<usize>k << 2));

@@ -152,6 +152,21 @@ export const COMPACT_NODES: u32 = 8192;
   return (walkOffset(blocks) + select<u32>(nodeCount * (WALK_SIZE + REACH_SIZE + 4), 0, hasWalkRecords(nodeCount)) + 15) & ~15;
 }
 
+/** The address of the wildcard region (the DFA or the automaton) of `table`'s RuleIndex at `index`. */
+@inline export function wildcardRegion(table: usize, index: usize): usize {
+  return index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
+}
+
+/**
+ * The region of `table`'s RuleIndex at `index` when it holds a DFA (dfa.ts), else 0: the
+ * table has no DFA region, or it is a crowd's region that took its automaton.
+ */
+@inline function dfaRegion(table: usize, index: usize): usize {
+  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return 0;
+  const region = wildcardRegion(table, index);
+  return automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE ? 0 : region;
+}
+
 /**
  * Bytes of the RuleIndex of a table with these header fields (flags, wildcard rules, trie
  * nodes, segments, pool bytes).
@@ -401,7 +416,7 @@ export function switchToAutomaton(table: usize, index: usize, region: usize): bo
  */
 export function automatonStates(table: usize, index: usize): u32 {
   if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) == 0) return 0;
-  return automatonStateCount(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+  return automatonStateCount(wildcardRegion(table, index));
 }
 
 /**
@@ -411,11 +426,8 @@ export function automatonStates(table: usize, index: usize): u32 {
  * step's matches); 0 when the table has none.
  */
 export function dfaStatus(table: usize, index: usize, what: u32): u32 {
-  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return 0;
-  const region = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
-  // A crowd's region that took its automaton holds no DFA any more.
-  if (automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE) return 0;
-  return dfaInfo(region, what);
+  const region = dfaRegion(table, index);
+  return region == 0 ? 0 : dfaInfo(region, what);
 }
 
 /**
@@ -423,8 +435,8 @@ export function dfaStatus(table: usize, index: usize, what: u32): u32 {
  * does (a diagnostic for tests: a crowd then takes its automaton at its next path).
  */
 export function dropDfa(table: usize, index: usize): void {
-  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return;
-  giveUpDfa(index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT)));
+  const region = dfaRegion(table, index);
+  if (region != 0) giveUpDfa(region);
 }
 
 /**
@@ -432,8 +444,6 @@ export function dropDfa(table: usize, index: usize): void {
  * first flush does (a diagnostic for tests: both modes give the same verdicts).
  */
 export function dfaStepMode(table: usize, index: usize): void {
-  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return;
-  const region = index + automatonOffset(load<u32>(index, 4), load<u32>(table, H_NODE_COUNT));
-  if (automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE) return;
-  stepDfa(region);
+  const region = dfaRegion(table, index);
+  if (region != 0) stepDfa(region);
 }
