@@ -47,6 +47,20 @@ export function judgeOnOrigin(matcher: AgentMatcher, url: string, origin: Uint8A
  * cost as much as compiling a small file.)
  */
 let freshTable: Uint8Array | null = null;
+/** The rules `wrapCompiledTable` hands over with freshTable, when made on demand (one slot, as freshTable). */
+let freshRules: LazyRules | null = null;
+
+/**
+ * A compiled matcher's source rules when they are not made yet: their count, and how to
+ * make them (Robots.forAgent compiles from the body's offsets; `ruleText` reads records).
+ */
+export interface LazyRules {
+  readonly count: number;
+  records(): readonly RuleRecord[];
+}
+
+/** The rules argument of a matcher whose rules come through freshRules. */
+const NO_RULES: readonly RuleRecord[] = Object.freeze([]);
 
 /**
  * The rules that apply to one crawler, compiled once into a RuleTable and judged in
@@ -73,15 +87,22 @@ export class AgentMatcher {
     readonly userAgent: string,
     readonly profile: Profile,
     table: Uint8Array,
-    private readonly rules: readonly RuleRecord[],
+    rules: readonly RuleRecord[],
   ) {
     expectString(userAgent, 'userAgent');
     expectProfile(profile, 'profile');
     if (!Array.isArray(rules)) throw new TypeError(`rules must be an array, got ${describe(rules)}`);
+    this.rules = rules;
+    this.count = rules.length;
     if (table === freshTable && table !== null) {
       freshTable = null;
       // The library's own, fresh table (wrapCompiledTable): valid by construction.
       this.table = table;
+      if (freshRules !== null) {
+        this.lazyRules = freshRules;
+        this.count = freshRules.count;
+        freshRules = null;
+      }
       return;
     }
     validateRuleTable(table);
@@ -90,9 +111,15 @@ export class AgentMatcher {
     this.table = new Uint8Array(table);
   }
 
+  /** The source rules, for `ruleText`; NO_RULES while lazyRules has not made them. */
+  private rules: readonly RuleRecord[];
+  /** How to make the source rules when they came unmade (wrapCompiledTable), until made. */
+  private lazyRules: LazyRules | null = null;
+  private readonly count: number;
+
   /** Number of allow/disallow lines that apply to this crawler. */
   get ruleCount(): number {
-    return this.rules.length;
+    return this.count;
   }
 
   /**
@@ -125,6 +152,10 @@ export class AgentMatcher {
       throw new TypeError(`line must be a non-negative integer, got ${typeof line === 'number' ? String(line) : describe(line)}`);
     }
     if (line === 0) return null;
+    if (this.lazyRules !== null) {
+      this.rules = this.lazyRules.records();
+      this.lazyRules = null;
+    }
     const rule = this.rules.find((r) => r.line === line);
     return rule ? `${rule.allow ? 'allow' : 'disallow'}: ${bytesToText(rule.pattern)}` : null;
   }
@@ -180,19 +211,23 @@ export class AgentMatcher {
 }
 
 /**
- * Wraps a table compileRules (src/rules/compile.ts) has just returned in an AgentMatcher,
- * without the constructor's validation and copy: nothing else holds that table yet.
- * Internal (used by compileAgentMatcher, not re-exported by src/index.ts).
+ * Wraps a table src/rules/compile.ts has just returned in an AgentMatcher, without the
+ * constructor's validation and copy: nothing else holds that table yet. `rules` are its
+ * source rules, or (LazyRules) their count and how to make them.
+ * Internal (used by compile.ts, not re-exported by src/index.ts).
  * @example wrapCompiledTable('ExampleBot', 'rfc', compileRules(rules, 'rfc'), rules).isAllowed('/x')
  */
-export function wrapCompiledTable(userAgent: string, profile: Profile, table: Uint8Array, rules: readonly RuleRecord[]): AgentMatcher {
+export function wrapCompiledTable(userAgent: string, profile: Profile, table: Uint8Array, rules: readonly RuleRecord[] | LazyRules): AgentMatcher {
   // The encoder sizes its tables exactly; a view of a larger buffer is trimmed, as the
   // constructor's copy would, so a cached matcher holds no slack.
   const own = table.byteLength === table.buffer.byteLength ? table : table.slice();
+  const made = Array.isArray(rules);
   freshTable = own;
+  freshRules = made ? null : (rules as LazyRules);
   try {
-    return new AgentMatcher(userAgent, profile, own, rules);
+    return new AgentMatcher(userAgent, profile, own, made ? (rules as readonly RuleRecord[]) : NO_RULES);
   } finally {
     freshTable = null;
+    freshRules = null;
   }
 }

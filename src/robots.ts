@@ -1,10 +1,11 @@
 // Robots: one parsed robots.txt, its groups and records, and per-crawler matchers on demand.
 import { lexLines, type Profile } from './parse/lexer.js';
-import { GroupCollector, asciiLower, selectGroups, type Group, type OtherRecord, type RuleRecord } from './parse/groups.js';
+import { GroupCollector, asciiLower, selectGroupIndexes, selectGroups, type Group, type OtherRecord, type RuleRecord } from './parse/groups.js';
+import type { RuleOffsets } from './parse/rule-offsets.js';
 import { isValidProductToken, leadingToken, productTokenError } from './parse/product-token.js';
 import type { AgentMatcher, Explanation } from './matcher.js';
 import { MultiAgentMatcher } from './multi-agent.js';
-import { compileAgentMatcher } from './rules/compile.js';
+import { compileAgentMatcher, compileOffsetsMatcher } from './rules/compile.js';
 import { describe, expectBytes, expectProfile, expectString } from './errors.js';
 import { AcapCollector, type AcapPolicy } from './acap/index.js';
 
@@ -174,8 +175,12 @@ function limitBody(body: string | Uint8Array, maxBytes: number): { bytes: Uint8A
  * // { allowed: false, line: 2, rule: 'disallow: /private' }
  */
 export class Robots {
-  /** Groups in file order. */
-  readonly groups: readonly Group[];
+  /**
+   * The groups in file order. Their `rules` arrays stay empty until `groups` is first read:
+   * forAgent compiles from the body's offsets (ruleOffsets), and most callers never read
+   * a RuleRecord.
+   */
+  private readonly heads: readonly Group[];
   /** `Sitemap:` URLs in file order (they belong to the file, not to a group). */
   readonly sitemaps: string[];
   /** Every record that is not user-agent, allow, disallow or sitemap, in file order. */
@@ -193,6 +198,10 @@ export class Robots {
   /** The agent string of the last forAgent call and its matcher: a crawler repeats one. */
   private lastAgent: string | undefined = undefined;
   private lastMatcher: AgentMatcher | null = null;
+  /** The groups' rules as offsets into the parsed body (GroupCollector.ruleOffsets). */
+  private readonly ruleOffsets: RuleOffsets;
+  /** The collector that filled heads, until `groups` has it fill their rules. */
+  private unfilled: GroupCollector | null;
   /** The agent of the last explain call and its agentLines (agentLinesOf). */
   private linesAgent: string | undefined = undefined;
   private lines: readonly number[] = [];
@@ -208,7 +217,9 @@ export class Robots {
     readonly lineCount: number,
     acapMaxExpandedRules?: number,
   ) {
-    this.groups = collector.groups;
+    this.heads = collector.groups;
+    this.ruleOffsets = collector.ruleOffsets;
+    this.unfilled = collector;
     this.sitemaps = collector.sitemaps;
     // Loose records first, then each group's, then sorted by line (a stable sort): most
     // files have few or none, so no per-group arrays are built to gather them.
@@ -217,6 +228,18 @@ export class Robots {
     this.others = others.length > 1 ? others.sort((a, b) => a.line - b.line) : others;
     this.ignoredRuleLines = collector.orphanRuleLines;
     this.acap = collector.acap === null ? null : collector.acap.finish(this, { maxExpandedRules: acapMaxExpandedRules });
+  }
+
+  /**
+   * Groups in file order, each with its rules. Once read, these arrays are what forAgent
+   * compiles (a caller may change them), as they always were.
+   */
+  get groups(): readonly Group[] {
+    if (this.unfilled !== null) {
+      this.unfilled.fillRules();
+      this.unfilled = null;
+    }
+    return this.heads;
   }
 
   /**
@@ -287,11 +310,9 @@ export class Robots {
       names.push(agent);
     }
     // One matcher per distinct selection of groups (their indexes in file order).
-    const groupIndex = new Map<Group, number>();
-    this.groups.forEach((group, i) => groupIndex.set(group, i));
     const bySelection = new Map<string, AgentMatcher>();
     const matchers = names.map((agent) => {
-      const key = selectGroups(this.groups, agent).map((g) => groupIndex.get(g)!).join(',');
+      const key = selectGroupIndexes(this.heads, agent).join(',');
       let matcher = bySelection.get(key);
       if (matcher === undefined) bySelection.set(key, (matcher = this.forAgent(agent)));
       return matcher;
@@ -305,9 +326,13 @@ export class Robots {
     const key = userAgent;
     let matcher = this.matchers.get(key);
     if (matcher) return matcher;
-    const rules = rulesOf(selectGroups(this.groups, userAgent));
-    // The library's own freshly encoded table: the constructor's validation is for foreign tables.
-    matcher = compileAgentMatcher(userAgent, this.profile, rules);
+    const selected = selectGroupIndexes(this.heads, userAgent);
+    // Straight from the body's offsets until `groups` was read: its rule arrays are then
+    // what applies. (Either way the library's own freshly encoded table: the matcher
+    // skips the validation meant for foreign tables.)
+    matcher = this.unfilled !== null
+      ? compileOffsetsMatcher(userAgent, this.profile, this.ruleOffsets, selected)
+      : compileAgentMatcher(userAgent, this.profile, rulesOf(selected.map((g) => this.heads[g]!)));
     if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
     this.matchers.set(key, matcher);
     return matcher;
@@ -353,7 +378,7 @@ export class Robots {
   private agentLinesOf(userAgent: string): readonly number[] {
     if (userAgent === this.linesAgent) return this.lines;
     const lines: number[] = [];
-    for (const group of selectGroups(this.groups, userAgent)) for (const line of group.agentLines) lines.push(line);
+    for (const group of selectGroups(this.heads, userAgent)) for (const line of group.agentLines) lines.push(line);
     this.linesAgent = userAgent;
     this.lines = lines;
     return lines;
@@ -377,8 +402,8 @@ export class Robots {
 
   /** crawlDelay for a lowercased name already checked (or compat's reduced name). */
   private delayOf(token: string): number | undefined {
-    const named = token !== '*' && this.groups.some((g) => g.agents.includes(token));
-    for (const group of this.groups) {
+    const named = token !== '*' && this.heads.some((g) => g.agents.includes(token));
+    for (const group of this.heads) {
       for (const block of group.blocks) {
         if (!(named ? block.agents.includes(token) : block.global)) continue;
         const delay = firstCrawlDelay(block.others);

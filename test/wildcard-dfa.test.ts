@@ -18,6 +18,13 @@ import { ReferenceRobots } from './reference/index.js';
 import { random, randomWord } from './reference/prng.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
+/**
+ * The trial property's seed (PROPERTY_SEED overrides it). Whether a random group's workload
+ * is costly enough to switch is chance, and that property asserts a switch happened: with
+ * seed 1 its default 15 runs switch 10 of their 30 tables (the first runs' small groups
+ * rarely do).
+ */
+const TRIAL_SEED = process.env.PROPERTY_SEED === undefined ? 1 : Number(process.env.PROPERTY_SEED);
 /** Wildcard rules from which a table uses the DFA from its first path (assembly/dfa.ts DFA_MIN_RULES). */
 const DFA_MIN_RULES = instantiate().dfaMinRules.value as number;
 /** Wildcard rules from which a table gets a DFA on trial, and the trial's window in paths (DFA_TRIAL_RULES, TRIAL_PATHS). */
@@ -175,7 +182,7 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
       fc.property(trialGroup, fc.array(url, { minLength: TRIAL_PATHS + 103, maxLength: TRIAL_PATHS + 103 }), (generated, urls) => {
         for (const profile of PROFILES) if (expectReference(generated, urls, profile).status().enabled) switched++;
       }),
-      { numRuns: Math.ceil(RUNS / 4) },
+      { numRuns: Math.ceil(RUNS / 4), seed: TRIAL_SEED },
     );
     // The small alphabet makes most generated groups costly: the switch itself was exercised.
     expect(switched).toBeGreaterThan(0);

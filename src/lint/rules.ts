@@ -214,6 +214,8 @@ export class LintSink extends GroupCollector {
    * other profile's), then checks groups, crawl-delays and ACAP.
    */
   finish(otherKinds: readonly (LineKind | undefined)[]): void {
+    // The group checks read each group's rules.
+    this.fillRules();
     this.profileChecks(otherKinds);
     this.groupChecks();
     this.crawlDelayChecks();

@@ -1,5 +1,6 @@
 // Grouping policy: which lines form a group, and which groups apply to a crawler.
 import { isSpaceByte, type OffsetLineHandler, type Profile } from './lexer.js';
+import { RuleOffsets } from './rule-offsets.js';
 
 /** An allow or disallow line as written (pattern not yet normalized). */
 export interface RuleRecord {
@@ -120,6 +121,12 @@ export class GroupCollector implements OffsetLineHandler {
   private inRules = false;
   /** Whether the last record was a user-agent line, so the next one joins its block. */
   private inAgents = false;
+  /**
+   * Every group's rules as offsets into the body, in file order. A group's `rules` array
+   * stays empty until fillRules: Robots compiles from the offsets, and makes the records
+   * only when its `groups` are read.
+   */
+  readonly ruleOffsets: RuleOffsets;
   private readonly buffer: ArrayBufferLike;
   private readonly base: number;
   private readonly google: boolean;
@@ -128,6 +135,7 @@ export class GroupCollector implements OffsetLineHandler {
     this.google = profile === 'google';
     this.buffer = body.buffer;
     this.base = body.byteOffset;
+    this.ruleOffsets = new RuleOffsets(body);
   }
 
   /** body[start, end) as a new view (the constructor skips subarray's species lookup). */
@@ -140,6 +148,7 @@ export class GroupCollector implements OffsetLineHandler {
     if (!this.current || this.inRules) {
       this.current = { agents: [], global: false, rules: [], others: [], line, agentLines: [], blocks: [] };
       this.groups.push(this.current);
+      this.ruleOffsets.openGroup();
       this.inRules = false;
       this.inAgents = false;
     }
@@ -161,6 +170,11 @@ export class GroupCollector implements OffsetLineHandler {
     this.block.lines.push(line);
   }
 
+  /** Puts each group's rules into its `rules` array (empty until then), as records whose patterns are views of the body. */
+  fillRules(): void {
+    for (let g = 0; g < this.groups.length; g++) this.ruleOffsets.appendRecords(g, this.groups[g]!.rules);
+  }
+
   allow(start: number, end: number, line: number): void {
     this.rule(true, start, end, line);
   }
@@ -177,7 +191,7 @@ export class GroupCollector implements OffsetLineHandler {
     }
     this.inRules = true;
     this.inAgents = false;
-    this.current.rules.push({ allow, pattern: this.view(start, end), line });
+    this.ruleOffsets.push(allow, start, end, line);
   }
 
   sitemap(start: number, end: number): void {
@@ -212,15 +226,20 @@ let lastToken = '';
  * (case-insensitively), merged; otherwise every `*` group; otherwise none.
  */
 export function selectGroups(groups: readonly Group[], agent: string): Group[] {
+  return selectGroupIndexes(groups, agent).map((g) => groups[g]!);
+}
+
+/** selectGroups as indexes into `groups`, ascending. */
+export function selectGroupIndexes(groups: readonly Group[], agent: string): number[] {
   // A crawler selects for one agent file after file: its lowercase form is kept.
   if (agent !== lastAgent) {
     lastToken = asciiLower(agent);
     lastAgent = agent;
   }
   const token = lastToken;
-  const named: Group[] = [];
-  for (const group of groups) if (group.agents.includes(token)) named.push(group);
+  const named: number[] = [];
+  for (let g = 0; g < groups.length; g++) if (groups[g]!.agents.includes(token)) named.push(g);
   if (named.length > 0) return named;
-  for (const group of groups) if (group.global) named.push(group);
+  for (let g = 0; g < groups.length; g++) if (groups[g]!.global) named.push(g);
   return named;
 }

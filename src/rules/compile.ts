@@ -1,6 +1,7 @@
 // Compiles the rules that apply to one crawler into a RuleTable, as the profile says: the one place that compiles.
 import type { Profile } from '../parse/lexer.js';
 import type { RuleRecord } from '../parse/groups.js';
+import type { RuleOffsets } from '../parse/rule-offsets.js';
 import { RFC_PATTERN_BYTE, writeEscapedGoogle, writeNormalizedRfc } from './normalize.js';
 import { acquireRuleBuffer, releaseRuleBuffer, type RuleBuffer } from '../table/rule-buffer.js';
 import { encodeRuleBuffer } from '../table/encode.js';
@@ -61,45 +62,52 @@ function fillGoogle(records: readonly RuleRecord[], out: RuleBuffer): void {
     const p = r.pattern;
     // As in fillRfc: expectBytes in full only where it can fail past instanceof.
     if (!(p instanceof Uint8Array) || p.length === 0) expectBytes(p, 'pattern');
-    const n = p.length;
-    // Room for the escaped pattern (3 bytes per byte at most) and a derived `<dir>/$`.
-    const bytes = out.openPattern(6 * n + 8, 2);
-    const at = out.patternAt;
-    let classes = 0;
-    for (let i = 0; i < n; i++) {
-      const c = p[i]!;
-      bytes[at + i] = c;
-      classes |= GOOGLE_CLASS[c]!;
-    }
-    const length = (classes & 1) === 0 ? n : writeEscapedGoogle(p, bytes, at) - at;
-    let star = -1;
-    if ((classes & 2) !== 0) {
-      for (let j = 0; j < length; j++) {
-        if (bytes[at + j] === STAR) {
-          star = j;
-          break;
-        }
+    pushGoogle(p, 0, p.length, r.allow, r.line, out);
+  }
+}
+
+/** Appends the google profile's rule(s) for the pattern src[from, from + n) (see fillGoogle). */
+function pushGoogle(src: Uint8Array, from: number, n: number, allow: boolean, line: number, out: RuleBuffer): void {
+  // Room for the escaped pattern (3 bytes per byte at most) and a derived `<dir>/$`.
+  const bytes = out.openPattern(6 * n + 8, 2);
+  const at = out.patternAt;
+  let classes = 0;
+  for (let i = 0; i < n; i++) {
+    const c = src[from + i]!;
+    bytes[at + i] = c;
+    classes |= GOOGLE_CLASS[c]!;
+  }
+  const length = (classes & 1) === 0 ? n : writeEscapedGoogle(viewOf(src, from, n), bytes, at) - at;
+  let star = -1;
+  if ((classes & 2) !== 0) {
+    for (let j = 0; j < length; j++) {
+      if (bytes[at + j] === STAR) {
+        star = j;
+        break;
       }
     }
-    // Google-compat: an empty pattern matches with priority 0; it never disallows
-    // but robots.cc still reports its line.
-    const allow = r.allow;
-    const line = r.line;
-    out.closePattern(length, star, allow, line);
-    if (!allow) continue;
-    // Google-compat (robots.cc HandleAllow): an allow pattern whose last segment starts
-    // with `/index.htm` also allows the directory itself, as `<dir>/$` (a rule of its own,
-    // same line).
-    let slash = at + length - 1;
-    while (slash >= at && bytes[slash] !== SLASH) slash--;
-    if (slash < at || !indexHtmAt(bytes, slash, at + length)) continue;
-    const keep = slash + 1 - at;
-    // (Room was opened for both rules above: the array is still the one written.)
-    const derived = out.patternAt;
-    bytes.copyWithin(derived, at, at + keep);
-    bytes[derived + keep] = DOLLAR;
-    out.closePattern(keep + 1, star < keep ? star : -1, true, line);
   }
+  // Google-compat: an empty pattern matches with priority 0; it never disallows
+  // but robots.cc still reports its line.
+  out.closePattern(length, star, allow, line);
+  if (!allow) return;
+  // Google-compat (robots.cc HandleAllow): an allow pattern whose last segment starts
+  // with `/index.htm` also allows the directory itself, as `<dir>/$` (a rule of its own,
+  // same line).
+  let slash = at + length - 1;
+  while (slash >= at && bytes[slash] !== SLASH) slash--;
+  if (slash < at || !indexHtmAt(bytes, slash, at + length)) return;
+  const keep = slash + 1 - at;
+  // (Room was opened for both rules above: the array is still the one written.)
+  const derived = out.patternAt;
+  bytes.copyWithin(derived, at, at + keep);
+  bytes[derived + keep] = DOLLAR;
+  out.closePattern(keep + 1, star < keep ? star : -1, true, line);
+}
+
+/** src[from, from + n) as an array of its own length: src itself when it is exactly that. */
+function viewOf(src: Uint8Array, from: number, n: number): Uint8Array {
+  return from === 0 && n === src.length ? src : src.subarray(from, from + n);
 }
 
 /**
@@ -114,56 +122,90 @@ function fillRfc(records: readonly RuleRecord[], out: RuleBuffer): void {
     // expectBytes reads byteLength (a getter V8 does not inline) for its detached-buffer
     // test, which only an empty view can fail: cheap instanceof first, the rest when empty.
     if (!(p instanceof Uint8Array)) expectBytes(p, 'pattern');
-    const n = p.length;
-    if (n === 0) {
+    if (p.length === 0) {
       expectBytes(p, 'pattern');
       // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
       continue;
     }
-    const bytes = out.openPattern(n);
-    const at = out.patternAt;
-    // OR of the byte classes, no branch per byte: a final `$` (the end anchor) is the
-    // only byte of class 1 or 4 that normalizePatternRfc keeps.
-    let classes = 0;
-    const last = n - 1;
-    let i = 0;
-    // Four bytes per turn: a quarter of the loop overhead, for the bulk of the bytes.
-    for (; i + 4 <= last; i += 4) {
-      const c0 = p[i]!;
-      const c1 = p[i + 1]!;
-      const c2 = p[i + 2]!;
-      const c3 = p[i + 3]!;
-      bytes[at + i] = c0;
-      bytes[at + i + 1] = c1;
-      bytes[at + i + 2] = c2;
-      bytes[at + i + 3] = c3;
-      classes |= RFC_CLASS[c0]! | RFC_CLASS[c1]! | RFC_CLASS[c2]! | RFC_CLASS[c3]!;
-    }
-    for (; i < last; i++) {
-      const c = p[i]!;
-      bytes[at + i] = c;
-      classes |= RFC_CLASS[c]!;
-    }
-    const end = p[last]!;
-    bytes[at + last] = end;
-    if (end !== DOLLAR) classes |= RFC_CLASS[end]!;
-    if ((classes & (CLASS_REWRITE | CLASS_DOLLAR)) === 0) {
-      let star = -1;
-      if ((classes & CLASS_STAR) !== 0) for (let j = 0; star < 0; j++) if (bytes[at + j] === STAR) star = j;
-      out.closePattern(n, star, r.allow, r.line);
-      continue;
-    }
-    // Normalized in place of the copy (at most 3 bytes per byte).
-    const normalized = out.openPattern(3 * n);
-    const stop = writeNormalizedRfc(p, normalized, at);
+    pushRfc(p, 0, p.length, r.allow, r.line, out);
+  }
+}
+
+/**
+ * Appends the rfc profile's rule for the pattern src[from, from + n), n > 0 (an empty
+ * pattern is no rule, RFC 9309 §2.2.2: callers drop it).
+ */
+function pushRfc(src: Uint8Array, from: number, n: number, allow: boolean, line: number, out: RuleBuffer): void {
+  const bytes = out.openPattern(n);
+  const at = out.patternAt;
+  // OR of the byte classes, no branch per byte: a final `$` (the end anchor) is the
+  // only byte of class 1 or 4 that normalizePatternRfc keeps.
+  let classes = 0;
+  const last = n - 1;
+  let i = 0;
+  // Four bytes per turn: a quarter of the loop overhead, for the bulk of the bytes.
+  for (; i + 4 <= last; i += 4) {
+    const c0 = src[from + i]!;
+    const c1 = src[from + i + 1]!;
+    const c2 = src[from + i + 2]!;
+    const c3 = src[from + i + 3]!;
+    bytes[at + i] = c0;
+    bytes[at + i + 1] = c1;
+    bytes[at + i + 2] = c2;
+    bytes[at + i + 3] = c3;
+    classes |= RFC_CLASS[c0]! | RFC_CLASS[c1]! | RFC_CLASS[c2]! | RFC_CLASS[c3]!;
+  }
+  for (; i < last; i++) {
+    const c = src[from + i]!;
+    bytes[at + i] = c;
+    classes |= RFC_CLASS[c]!;
+  }
+  const end = src[from + last]!;
+  bytes[at + last] = end;
+  if (end !== DOLLAR) classes |= RFC_CLASS[end]!;
+  if ((classes & (CLASS_REWRITE | CLASS_DOLLAR)) === 0) {
     let star = -1;
-    for (let j = at; j < stop; j++) {
-      if (normalized[j] === STAR) {
-        star = j - at;
-        break;
+    if ((classes & CLASS_STAR) !== 0) for (let j = 0; star < 0; j++) if (bytes[at + j] === STAR) star = j;
+    out.closePattern(n, star, allow, line);
+    return;
+  }
+  // Normalized in place of the copy (at most 3 bytes per byte).
+  const normalized = out.openPattern(3 * n);
+  const stop = writeNormalizedRfc(viewOf(src, from, n), normalized, at);
+  let star = -1;
+  for (let j = at; j < stop; j++) {
+    if (normalized[j] === STAR) {
+      star = j - at;
+      break;
+    }
+  }
+  out.closePattern(stop - at, star, allow, line);
+}
+
+/**
+ * The RuleTable for the rules of `groups` (indexes into the parse's groups, file order)
+ * under `profile`, read from the parsed body through `offsets`: compileRules without a
+ * RuleRecord or a view per rule.
+ */
+export function compileRuleOffsets(offsets: RuleOffsets, groups: readonly number[], profile: Profile): Uint8Array {
+  expectProfile(profile, 'profile');
+  const body = offsets.body;
+  const out = acquireRuleBuffer();
+  try {
+    for (const g of groups) {
+      for (let i = offsets.first(g), stop = offsets.stop(g); i < stop; i++) {
+        const from = offsets.start(i);
+        const n = offsets.end(i) - from;
+        const line = offsets.signedLine(i);
+        const allow = line > 0;
+        if (profile === 'google') pushGoogle(body, from, n, allow, allow ? line : -line, out);
+        // RFC 9309 §2.2.2: an empty pattern is no rule; it matches nothing.
+        else if (n > 0) pushRfc(body, from, n, allow, allow ? line : -line, out);
       }
     }
-    out.closePattern(stop - at, star, r.allow, r.line);
+    return encodeRuleBuffer(out, { flags: profileFlags(profile) });
+  } finally {
+    releaseRuleBuffer(out);
   }
 }
 
@@ -178,4 +220,14 @@ function fillRfc(records: readonly RuleRecord[], out: RuleBuffer): void {
  */
 export function compileAgentMatcher(userAgent: string, profile: Profile, rules: readonly RuleRecord[]): AgentMatcher {
   return wrapCompiledTable(userAgent, profile, compileRules(rules, profile), rules);
+}
+
+/**
+ * compileAgentMatcher for the rules of `groups` (indexes, file order) read through
+ * `offsets`: the matcher makes the RuleRecords only if `ruleText` or `explain` asks.
+ * Internal (used by `Robots.forAgent`).
+ */
+export function compileOffsetsMatcher(userAgent: string, profile: Profile, offsets: RuleOffsets, groups: readonly number[]): AgentMatcher {
+  const table = compileRuleOffsets(offsets, groups, profile);
+  return wrapCompiledTable(userAgent, profile, table, { count: offsets.countOf(groups), records: () => offsets.records(groups) });
 }
