@@ -200,8 +200,8 @@ export class Robots {
   private lastMatcher: AgentMatcher | null = null;
   /** The groups' rules as offsets into the parsed body (GroupCollector.ruleOffsets). */
   private readonly ruleOffsets: RuleOffsets;
-  /** The collector that filled heads, until `groups` has it fill their rules. */
-  private unfilled: GroupCollector | null;
+  /** Whether heads' `rules` arrays hold their records (`groups` was read). */
+  private filled = false;
   /** The agent of the last explain call and its agentLines (agentLinesOf). */
   private linesAgent: string | undefined = undefined;
   private lines: readonly number[] = [];
@@ -219,7 +219,6 @@ export class Robots {
   ) {
     this.heads = collector.groups;
     this.ruleOffsets = collector.ruleOffsets;
-    this.unfilled = collector;
     this.sitemaps = collector.sitemaps;
     // Loose records first, then each group's, then sorted by line (a stable sort): most
     // files have few or none, so no per-group arrays are built to gather them.
@@ -235,9 +234,9 @@ export class Robots {
    * compiles (a caller may change them), as they always were.
    */
   get groups(): readonly Group[] {
-    if (this.unfilled !== null) {
-      this.unfilled.fillRules();
-      this.unfilled = null;
+    if (!this.filled) {
+      this.ruleOffsets.fill(this.heads);
+      this.filled = true;
     }
     return this.heads;
   }
@@ -330,9 +329,9 @@ export class Robots {
     // Straight from the body's offsets until `groups` was read: its rule arrays are then
     // what applies. (Either way the library's own freshly encoded table: the matcher
     // skips the validation meant for foreign tables.)
-    matcher = this.unfilled !== null
-      ? compileOffsetsMatcher(userAgent, this.profile, this.ruleOffsets, selected)
-      : compileAgentMatcher(userAgent, this.profile, rulesOf(selected.map((g) => this.heads[g]!)));
+    matcher = this.filled
+      ? compileAgentMatcher(userAgent, this.profile, rulesOf(selected.map((g) => this.heads[g]!)))
+      : compileOffsetsMatcher(userAgent, this.profile, this.ruleOffsets, selected);
     if (this.matchers.size >= MATCHER_CACHE_SIZE) this.matchers.delete(this.matchers.keys().next().value!);
     this.matchers.set(key, matcher);
     return matcher;

@@ -172,7 +172,7 @@ export class GroupCollector implements OffsetLineHandler {
 
   /** Puts each group's rules into its `rules` array (empty until then), as records whose patterns are views of the body. */
   fillRules(): void {
-    for (let g = 0; g < this.groups.length; g++) this.ruleOffsets.appendRecords(g, this.groups[g]!.rules);
+    this.ruleOffsets.fill(this.groups);
   }
 
   allow(start: number, end: number, line: number): void {

@@ -187,7 +187,7 @@ function pushRfc(src: Uint8Array, from: number, n: number, allow: boolean, line:
  * under `profile`, read from the parsed body through `offsets`: compileRules without a
  * RuleRecord or a view per rule.
  */
-export function compileRuleOffsets(offsets: RuleOffsets, groups: readonly number[], profile: Profile): Uint8Array {
+function compileRuleOffsets(offsets: RuleOffsets, groups: readonly number[], profile: Profile): Uint8Array {
   expectProfile(profile, 'profile');
   const body = offsets.body;
   const out = acquireRuleBuffer();
@@ -226,6 +226,7 @@ export function compileAgentMatcher(userAgent: string, profile: Profile, rules: 
  * compileAgentMatcher for the rules of `groups` (indexes, file order) read through
  * `offsets`: the matcher makes the RuleRecords only if `ruleText` or `explain` asks.
  * Internal (used by `Robots.forAgent`).
+ * @example compileOffsetsMatcher('ExampleBot', 'rfc', collector.ruleOffsets, [0]).isAllowed('/x')
  */
 export function compileOffsetsMatcher(userAgent: string, profile: Profile, offsets: RuleOffsets, groups: readonly number[]): AgentMatcher {
   const table = compileRuleOffsets(offsets, groups, profile);
