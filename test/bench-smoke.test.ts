@@ -1,6 +1,8 @@
-// bench/run.mjs --smoke: the benchmark suite still runs end to end (tiny inputs; numbers are not checked).
-import { describe, expect, it } from 'vitest';
+// bench/run.mjs --smoke, bench/linear.mjs --smoke and bench/instructions.mjs on a tiny corpus: the benchmarks still run end to end (numbers are not checked).
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -59,5 +61,36 @@ describe('bench/linear.mjs, smoke mode', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^machine: nproc \d+, .+, node v\d+/m);
     expect(run.stdout).toMatch(/^\s*slope\s+-?[\d.]+/m);
+  });
+});
+
+describe('bench/instructions.mjs on a three-file corpus', () => {
+  const corpus = mkdtempSync(join(tmpdir(), 'instructions-'));
+  mkdirSync(join(corpus, 'robots'));
+  for (let i = 0; i < 3; i++) writeFileSync(join(corpus, 'robots', `site${i}.txt`), `User-agent: *\nDisallow: /private${i}\nAllow: /*.css$\n`);
+  const hasValgrind = spawnSync('valgrind', ['--version']).status === 0;
+  const run = spawnSync(process.execPath, [join(root, 'bench', 'instructions.mjs'), '--corpus', corpus, '--passes', '1,2'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  afterAll(() => rmSync(corpus, { recursive: true, force: true }));
+
+  it('prints instructions per pass for parse + compile and parse alone (or says valgrind is missing)', () => {
+    expect(run.status, run.stderr).toBe(0);
+    if (!hasValgrind) {
+      expect(run.stdout).toMatch(/^instructions: skipped, valgrind is not installed/m);
+      return;
+    }
+    expect(run.stdout).toMatch(/^corpus: 3 robots\.txt files, /m);
+    for (const label of ['parse + compile (forAgent)', 'parse only']) {
+      const row = run.stdout.split('\n').find((l) => l.startsWith(label));
+      expect(row, label).toMatch(/\s1→2\s+[\d.]+ M\s+[\d.]+$/);
+    }
+  }, 300_000);
+
+  it('refuses passes that give no difference, and skips without a corpus', () => {
+    const bad = spawnSync(process.execPath, [join(root, 'bench', 'instructions.mjs'), '--corpus', corpus, '--passes', '2,2'], { cwd: root, encoding: 'utf8' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--passes takes two whole numbers A,B with 1 ≤ A < B/);
+    const none = spawnSync(process.execPath, [join(root, 'bench', 'instructions.mjs'), '--corpus', join(corpus, 'missing')], { cwd: root, encoding: 'utf8' });
+    expect(none.status).toBe(0);
+    expect(none.stdout).toMatch(/^instructions: skipped, no corpus/m);
   });
 });
