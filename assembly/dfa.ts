@@ -117,6 +117,7 @@
 //      0‥7) below 0x4000, else 3 (0xc0, bits 8‥15, bits 0‥7); padded to 16. On the corpus's
 //      crowds in MODE_STEP, half the bytes of u16 positions: twice the states in a cache.
 
+import { outranks } from './rank';
 import {
   KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
   W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -419,11 +420,19 @@ function record(rule: usize): void {
   const prio = <i32>load<u32>(rule, W_PRIORITY);
   const line = load<u32>(rule, W_LINE);
   if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
-    if (prio > bestAllowPrio || (prio == bestAllowPrio && line < bestAllowLine)) { bestAllowPrio = prio; bestAllowLine = line; }
-  } else if (prio > bestDisallowPrio || (prio == bestDisallowPrio && line < bestDisallowLine)) {
+    if (outranks(prio, line, bestAllowPrio, bestAllowLine)) { bestAllowPrio = prio; bestAllowLine = line; }
+  } else if (outranks(prio, line, bestDisallowPrio, bestDisallowLine)) {
     bestDisallowPrio = prio;
     bestDisallowLine = line;
   }
+}
+
+/** Empties the bests being built (no match of either kind). */
+@inline function clearBests(): void {
+  bestAllowPrio = -1;
+  bestAllowLine = 0;
+  bestDisallowPrio = -1;
+  bestDisallowLine = 0;
 }
 
 /**
@@ -532,7 +541,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<u32>(meta, bestDisallowLine, M_BESTS + 12);
   memory.copy(meta + M_SET, packed, bytes);
   // The end verdict: the anchored rules whose last piece ends here (MODE_CARRY: and the bests).
-  if (!carry) { bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0; }
+  if (!carry) clearBests();
   for (let i: u32 = 0; i < length; i++) {
     const pos = posAt + <usize>load<u16>(set + (<usize>i << 1)) * POS_SIZE;
     if (<u32>load<u8>(pos, P_KIND) == FINAL) record(wild + <usize>load<u32>(pos, P_RULE) * WILDCARD_SIZE);
@@ -562,7 +571,7 @@ function startState(table: usize, dfa: usize): u32 {
   const posAt = dfa + load<u32>(dfa, D_POS_AT);
   const set = dfa + load<u32>(dfa, D_SCRATCH_AT);
   const positions = load<u32>(dfa, D_POSITIONS);
-  bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0;
+  clearBests();
   let n: u32 = 0;
   let previous: u32 = 0xffffffff;
   // A rule's first position is the one after the previous rule's end (MATCH or FINAL).
@@ -595,7 +604,7 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
     bestDisallowPrio = load<i32>(meta, M_BESTS + 8);
     bestDisallowLine = load<u32>(meta, M_BESTS + 12);
   } else {
-    bestAllowPrio = -1; bestAllowLine = 0; bestDisallowPrio = -1; bestDisallowLine = 0;
+    clearBests();
   }
   // Invariant: set[0, n) ascending; each source position (unpacked in order, header Meta)
   // adds itself (a LOOP) and/or its successor, both ≥ every earlier addition. |set| ≤ 2 ×
@@ -695,15 +704,13 @@ function mergeBests(from: usize, k: u32): void {
   const to = PATH_ENDS + (<usize>k << 4);
   const allowPrio = load<i32>(from);
   const allowLine = load<u32>(from, 4);
-  const oldAllow = load<i32>(to);
-  if (allowPrio > oldAllow || (allowPrio == oldAllow && allowPrio >= 0 && allowLine < load<u32>(to, 4))) {
+  if (outranks(allowPrio, allowLine, load<i32>(to), load<u32>(to, 4))) {
     store<i32>(to, allowPrio);
     store<u32>(to, allowLine, 4);
   }
   const disallowPrio = load<i32>(from, 8);
   const disallowLine = load<u32>(from, 12);
-  const oldDisallow = load<i32>(to, 8);
-  if (disallowPrio > oldDisallow || (disallowPrio == oldDisallow && disallowPrio >= 0 && disallowLine < load<u32>(to, 12))) {
+  if (outranks(disallowPrio, disallowLine, load<i32>(to, 8), load<u32>(to, 12))) {
     store<i32>(to, disallowPrio, 8);
     store<u32>(to, disallowLine, 12);
   }

@@ -36,6 +36,7 @@
 // wildcards.ts built in its place; both find the same best allow and disallow as the loop
 // below, which stays the fallback.
 
+import { outranks } from './rank';
 import { equalBytes, lanesBelow } from './scan';
 import {
   BLOCK_SIZE, B_LAST, B_MIN_LENGTH, B_PENULT, B_PRIOS, B_REQUIRED, B_SECOND, B_THIRD, I_CLASS_COUNT, I_CLASS_HIGH,
@@ -310,8 +311,8 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
  * earlier line.
  */
 @inline function mergedVerdict(aPrio: i32, aLine: u32, dPrio: i32, dLine: u32, allowPrio: i32, allowLine: u32, disallowPrio: i32, disallowLine: u32): u32 {
-  if (allowPrio > aPrio || (allowPrio == aPrio && allowPrio >= 0 && allowLine < aLine)) { aPrio = allowPrio; aLine = allowLine; }
-  if (disallowPrio > dPrio || (disallowPrio == dPrio && disallowPrio >= 0 && disallowLine < dLine)) { dPrio = disallowPrio; dLine = disallowLine; }
+  if (outranks(allowPrio, allowLine, aPrio, aLine)) { aPrio = allowPrio; aLine = allowLine; }
+  if (outranks(disallowPrio, disallowLine, dPrio, dLine)) { dPrio = disallowPrio; dLine = disallowLine; }
   return verdictOf(aPrio, aLine, dPrio, dLine);
 }
 

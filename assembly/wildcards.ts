@@ -87,6 +87,7 @@
 // EDGE: 0 u32 parent, 4 u32 child. ANCHORED: 0 u32 parent, 4 i32 priority, 8 u32 line, 12 u32 kind.
 // CHILD: 0 u32 parent (0xffffffff: empty), 4 u32 piece state, 8 u32 child, 12 u32 0.
 
+import { outranks } from './rank';
 import {
   FLAG_WILDCARD_AUTOMATON, KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE,
   W_PRIORITY, W_SEGMENT_COUNT, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -441,8 +442,7 @@ export function buildAutomaton(table: usize, region: usize, bytes: u32): void {
     if (endsAtNode) {
       const at = nodes + <usize>node * NODE_BYTES;
       const prioAt = allow ? P_ALLOW_PRIO : P_DISALLOW_PRIO;
-      const best = load<i32>(at + prioAt);
-      if (prio > best || (prio == best && line < load<u32>(at + prioAt + 4))) {
+      if (outranks(prio, line, load<i32>(at + prioAt), load<u32>(at + prioAt + 4))) {
         store<i32>(at + prioAt, prio);
         store<u32>(at + prioAt + 4, line);
       }
@@ -642,14 +642,16 @@ export function automatonStateCount(region: usize): u32 {
   reachedCount++;
   const node = nodes + <usize>n * NODE_BYTES;
   const a = load<i32>(node, P_ALLOW_PRIO);
-  if (a > matchedAllowPrio || (a == matchedAllowPrio && a >= 0 && load<u32>(node, P_ALLOW_LINE) < matchedAllowLine)) {
+  const aLine = load<u32>(node, P_ALLOW_LINE);
+  if (outranks(a, aLine, matchedAllowPrio, matchedAllowLine)) {
     matchedAllowPrio = a;
-    matchedAllowLine = load<u32>(node, P_ALLOW_LINE);
+    matchedAllowLine = aLine;
   }
   const d = load<i32>(node, P_DISALLOW_PRIO);
-  if (d > matchedDisallowPrio || (d == matchedDisallowPrio && d >= 0 && load<u32>(node, P_DISALLOW_LINE) < matchedDisallowLine)) {
+  const dLine = load<u32>(node, P_DISALLOW_LINE);
+  if (outranks(d, dLine, matchedDisallowPrio, matchedDisallowLine)) {
     matchedDisallowPrio = d;
-    matchedDisallowLine = load<u32>(node, P_DISALLOW_LINE);
+    matchedDisallowLine = dLine;
   }
 }
 
@@ -803,8 +805,8 @@ export function scanAutomaton(region: usize, path: usize, len: u32): void {
       const prio = load<i32>(edge, 4);
       const line = load<u32>(edge, 8);
       if (load<u32>(edge, 12) == KIND_ALLOW) {
-        if (prio > matchedAllowPrio || (prio == matchedAllowPrio && line < matchedAllowLine)) { matchedAllowPrio = prio; matchedAllowLine = line; }
-      } else if (prio > matchedDisallowPrio || (prio == matchedDisallowPrio && line < matchedDisallowLine)) {
+        if (outranks(prio, line, matchedAllowPrio, matchedAllowLine)) { matchedAllowPrio = prio; matchedAllowLine = line; }
+      } else if (outranks(prio, line, matchedDisallowPrio, matchedDisallowLine)) {
         matchedDisallowPrio = prio;
         matchedDisallowLine = line;
       }
