@@ -93,16 +93,12 @@ export class AgentMatcher {
     expectProfile(profile, 'profile');
     if (!Array.isArray(rules)) throw new TypeError(`rules must be an array, got ${describe(rules)}`);
     this.rules = rules;
-    this.count = rules.length;
     if (table === freshTable && table !== null) {
       freshTable = null;
       // The library's own, fresh table (wrapCompiledTable): valid by construction.
       this.table = table;
-      if (freshRules !== null) {
-        this.lazyRules = freshRules;
-        this.count = freshRules.count;
-        freshRules = null;
-      }
+      this.lazyRules = freshRules;
+      freshRules = null;
       return;
     }
     validateRuleTable(table);
@@ -115,11 +111,10 @@ export class AgentMatcher {
   private rules: readonly RuleRecord[];
   /** How to make the source rules when they came unmade (wrapCompiledTable), until made. */
   private lazyRules: LazyRules | null = null;
-  private readonly count: number;
 
   /** Number of allow/disallow lines that apply to this crawler. */
   get ruleCount(): number {
-    return this.count;
+    return this.lazyRules !== null ? this.lazyRules.count : this.rules.length;
   }
 
   /**
