@@ -1,20 +1,16 @@
 // Scenario: parse + compile throughput over every robots.txt of the corpus (or synthetic files).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import robotsParser from 'robots-parser';
 import { Robots } from '../dist/index.js';
 import { NaiveMatcher } from './naive.mjs';
 import { syntheticRobots } from './fixtures.mjs';
-import { measure, printTable } from './lib.mjs';
+import { corpusRobots, measure, printTable } from './lib.mjs';
 
 const AGENT = 'Googlebot';
 
 function loadBodies({ corpus, smoke }) {
   if (corpus) {
-    const dir = join(corpus, 'robots');
-    let files = readdirSync(dir).sort();
-    if (smoke) files = files.slice(0, 50);
-    return { label: `${files.length} real robots.txt files`, bodies: files.map((f) => readFileSync(join(dir, f))) };
+    const bodies = corpusRobots(corpus, smoke ? 50 : Infinity);
+    return { label: `${bodies.length} real robots.txt files`, bodies };
   }
   const bodies = Array.from({ length: smoke ? 20 : 1000 }, (_, i) => new TextEncoder().encode(syntheticRobots(i, 5 + (i % 200))));
   return { label: `${bodies.length} synthetic robots.txt files`, bodies };

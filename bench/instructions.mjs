@@ -11,10 +11,10 @@
 // `compile` scenario's timings, for JS-side changes whose effect is under the timing noise
 // (two builds: `--root` points at another checkout's built tree).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { machine } from './lib.mjs';
+import { corpusRobots, machine, siblingCorpus } from './lib.mjs';
 
 const AGENT = 'Googlebot';
 const here = fileURLToPath(import.meta.url);
@@ -36,22 +36,13 @@ function parseArgs(argv) {
   return args;
 }
 
-/** The corpus's robots.txt bodies, as the compile scenario reads them. */
-function loadBodies(corpus) {
-  const dir = join(corpus, 'robots');
-  return readdirSync(dir).sort().map((f) => readFileSync(join(dir, f)));
-}
-
 const args = parseArgs(process.argv.slice(2));
-if (args.corpus === null) {
-  const sibling = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
-  if (existsSync(sibling)) args.corpus = sibling;
-}
+if (args.corpus === null) args.corpus = siblingCorpus();
 
 if (args.child !== null) {
   // The counted process: the passes and nothing else.
   const { Robots } = await import(pathToFileURL(join(args.root, 'dist', 'index.js')).href);
-  const bodies = loadBodies(args.corpus);
+  const bodies = corpusRobots(args.corpus);
   for (let p = 0; p < args.child.passes; p++) {
     if (args.child.mode === 'parse') for (const b of bodies) Robots.parse(b);
     else for (const b of bodies) Robots.parse(b).forAgent(AGENT);
@@ -66,7 +57,7 @@ if (args.child !== null) {
     console.log('instructions: skipped, valgrind is not installed (Debian: apt-get install valgrind)');
     process.exit(0);
   }
-  const bodies = loadBodies(args.corpus);
+  const bodies = corpusRobots(args.corpus);
   const megabytes = bodies.reduce((n, b) => n + b.length, 0) / 1e6;
   /** Instructions callgrind counted in a child doing `passes` passes of `mode`. */
   const count = (passes, mode) => {

@@ -1,7 +1,9 @@
 // Bench plumbing: arguments, tinybench runs turned into URLs/s and MB/s, peer ratios, tables.
 import { Bench } from 'tinybench';
 import { availableParallelism, cpus } from 'node:os';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** `--smoke`, `--corpus DIR`, `--only NAME[,NAME]` from argv. */
 export function parseArgs(argv) {
@@ -14,6 +16,18 @@ export function parseArgs(argv) {
     else throw new Error(`bench: unknown argument ${a} (expected --smoke, --corpus DIR, --only NAME)`);
   }
   return args;
+}
+
+/** The real corpus where the project machines keep it, next to the repository (../shared/corpus), or null. Tests never need it. */
+export function siblingCorpus() {
+  const dir = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
+  return existsSync(dir) ? dir : null;
+}
+
+/** The corpus's robots.txt bodies (DIR/robots/*), in file-name order; the first `limit` of them. */
+export function corpusRobots(corpus, limit = Infinity) {
+  const dir = join(corpus, 'robots');
+  return readdirSync(dir).sort().slice(0, limit).map((f) => readFileSync(join(dir, f)));
 }
 
 /** nproc, CPU model, node version: printed with every table so numbers carry their machine. */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isAbsolute, relative } from 'node:path';
-import { machine, parseArgs } from './lib.mjs';
+import { machine, parseArgs, siblingCorpus } from './lib.mjs';
 import * as singleHost from './single-host.mjs';
 import * as corpus from './corpus.mjs';
 import * as multiHost from './multi-host.mjs';
@@ -17,11 +17,7 @@ import * as agents from './agents.mjs';
 const SCENARIOS = { 'single-host': singleHost, corpus, 'multi-host': multiHost, compile, adversarial, retail, sweep, crawler, agents };
 
 const args = parseArgs(process.argv.slice(2));
-// The real corpus sits next to the repository on the project machines; tests never need it.
-if (args.corpus === null && !args.smoke) {
-  const sibling = new URL('../../shared/corpus/', import.meta.url);
-  if (existsSync(sibling)) args.corpus = sibling.pathname;
-}
+if (args.corpus === null && !args.smoke) args.corpus = siblingCorpus();
 if (args.corpus !== null && !existsSync(args.corpus)) throw new Error(`bench: --corpus ${args.corpus} does not exist`);
 
 // A scenario run in its own process by the loop below prints only its table.
