@@ -127,3 +127,10 @@ export function agreement(ours, theirs) {
   for (let i = 0; i < theirs.length; i++) if (!!ours[i] === !!theirs[i]) same++;
   return `agree ${((100 * same) / Math.max(1, theirs.length)).toFixed(1)}%`;
 }
+
+/** Wildcard rules (`*` anywhere or a trailing `$`) among `rules` (RuleRecords, e.g. `robots.rulesFor(agent)`). */
+export function wildcardCount(rules) {
+  let n = 0;
+  for (const rule of rules) if (rule.pattern.includes(0x2a) || rule.pattern.at(-1) === 0x24) n++;
+  return n;
+}

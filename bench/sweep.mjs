@@ -12,6 +12,7 @@ import { join, relative } from 'node:path';
 import { Robots } from '../dist/index.js';
 import { FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_WILDCARD_COUNT } from '../dist/table/format.js';
 import { rng, syntheticRobots, toLines } from './fixtures.mjs';
+import { wildcardCount } from './lib.mjs';
 import { retailRobots } from './retail-gen.mjs';
 
 const AGENTS = ['Googlebot', 'ExampleBot'];
@@ -84,14 +85,6 @@ export function urlsFromRules(body, origin, count, seed) {
     urls[i] = origin + path;
   }
   return urls;
-}
-
-/** Wildcard rules (`*` anywhere or a trailing `$`) among a matcher's rules. */
-function wildcardCount(matcher) {
-  // `rules` is the matcher's private copy of its group's rules (kept for explain).
-  let n = 0;
-  for (const rule of matcher.rules) if (rule.pattern.includes(0x2a) || rule.pattern.at(-1) === 0x24) n++;
-  return n;
 }
 
 /**
@@ -192,7 +185,7 @@ export async function run(args) {
       const { ratio, wallRatio, aNs, bNs } = pairedRatio(() => m.matchLines(lines, out), () => empty.matchLines(lines, out), rounds);
       results.push({
         file: f.name, agent, ratio, wallRatio, ns: aNs / urls.length, floorNs: bNs / urls.length,
-        rules: m.ruleCount, wild: wildcardCount(m), urls: urls.length, real: f.real.length, matcher: matcherOf(m.table),
+        rules: m.ruleCount, wild: wildcardCount(robots.rulesFor(agent)), urls: urls.length, real: f.real.length, matcher: matcherOf(m.table),
       });
     }
   }

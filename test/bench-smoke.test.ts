@@ -34,6 +34,13 @@ describe('npm run bench, smoke mode', () => {
     expect(row).toMatch(/\s\d+\s+[\d.]+ [kMG]?\s+[\d.]+\s+[\d.]+ [kMG]?\s+[\d.]+×\s+[\d.]+×/);
   });
 
+  it('counts the retail file\'s wildcard rules in its title', () => {
+    const title = /^## retail: (\d+)-rule \* group \((\d+) with \* or \$/m.exec(run.stdout);
+    expect(title).not.toBeNull();
+    expect(Number(title![2])).toBeGreaterThanOrEqual(50);
+    expect(Number(title![2])).toBeLessThan(Number(title![1]));
+  });
+
   it('compares many agents with one on the retail file and the sites, and prints the cost ratios', () => {
     for (const engine of ['retail: matchBatch, 10 agents', 'retail: matchLines, 10 agents', 'sites: matchBatch, 10 agents', 'sites: matchLines, 10 agents']) {
       expect(run.stdout.split('\n').some((l) => l.startsWith(`${engine} `)), engine).toBe(true);
@@ -51,6 +58,8 @@ describe('npm run bench, smoke mode', () => {
     expect(worst.length).toBeGreaterThan(0);
     // file, agent, CPU ratio, wall ratio, ns/URL, floor ns, rules, wildcards, URLs (real).
     for (const row of worst) expect(row).toMatch(/^synthetic-\d+\s+\S+\s+[\d.]+×\s+[\d.]+×\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+\d+ \(\d+\)$/);
+    // The wildcard column counts the file's rules for that agent (the retail stand-in has 59).
+    expect(worst.some((row) => Number(row.split(/\s+/)[7]) > 0)).toBe(true);
   });
 });
 
