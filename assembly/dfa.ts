@@ -761,6 +761,9 @@ function mergeBests(from: usize, k: u32): void {
   return flags & DEAD;
 }
 
+/** scanDfaQueue's copy of its region's classAt (D_CLASS_AT), at a static address. */
+const CLASS_AT: usize = memory.data(512, 16);
+
 /** `readAlone`'s answer when the cache filled up: nothing more can be read. */
 const CACHE_FULL: u32 = 0xffffffff;
 
@@ -810,6 +813,7 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
   }
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   const classAt = dfa + D_CLASS_AT;
+  memory.copy(CLASS_AT, classAt, 512);
   // Lane j reads path id_j: its next byte at p_j, r_j bytes left, in state s_j, m_j states
   // built for it; bit j of `live`: the lane still has a path.
   let id0: u32 = 0, id1: u32 = 1, id2: u32 = 2, id3: u32 = 3;
@@ -829,7 +833,29 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
     // Bit j: lane j went DEAD; bit 4 + j as well: it spent MISS_BUDGET (no verdict).
     let ended: u32 = 0;
     let i: u32 = 0;
-    while (i < steps) {
+    while (true) {
+      // The steps without HEED: no call, and nothing the slow path below needs is kept,
+      // so the compiled loop holds the lanes' states and pointers in registers instead of
+      // storing them to the stack at every step. The byte offsets come from a static copy
+      // of classAt, whose address the loads carry as their offset (one register less).
+      // Invariant: each lane has read its path's bytes [0, i) of this round; at most
+      // `steps` iterations over the round, since i only grows.
+      while (i < steps) {
+        const t0 = <u32>load<u16>(rows + s0 + <usize>load<u16>(<usize>load<u8>(p0 + i) << 1, CLASS_AT));
+        const t1 = <u32>load<u16>(rows + s1 + <usize>load<u16>(<usize>load<u8>(p1 + i) << 1, CLASS_AT));
+        const t2 = <u32>load<u16>(rows + s2 + <usize>load<u16>(<usize>load<u8>(p2 + i) << 1, CLASS_AT));
+        const t3 = <u32>load<u16>(rows + s3 + <usize>load<u16>(<usize>load<u8>(p3 + i) << 1, CLASS_AT));
+        if (((t0 | t1 | t2 | t3) & HEED) != 0) break;
+        s0 = <usize>t0 << 3;
+        s1 = <usize>t1 << 3;
+        s2 = <usize>t2 << 3;
+        s3 = <usize>t3 << 3;
+        i++;
+      }
+      if (i == steps) break;
+      // Byte i has a HEED transition in some lane: read again. An UNKNOWN target is built
+      // (a full cache ends the call); a lane that meets matches records them, and one that
+      // went DEAD or spent its budget ends the round.
       const c0 = <u32>load<u8>(p0 + i);
       const c1 = <u32>load<u8>(p1 + i);
       const c2 = <u32>load<u8>(p2 + i);
@@ -839,27 +865,18 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
       let t2 = <u32>load<u16>(rows + s2 + <usize>load<u16>(classAt + (c2 << 1)));
       let t3 = <u32>load<u16>(rows + s3 + <usize>load<u16>(classAt + (c3 << 1)));
       i++;
-      if (((t0 | t1 | t2 | t3) & HEED) != 0) {
-        // An UNKNOWN target is built (a full cache ends the call); a lane that meets
-        // matches records them, and one that went DEAD or spent its budget ends the round.
-        if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return done; }
-        if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
-        if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
-        if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
-        // MODE_CARRY: HEED marks DEAD targets only, so the four bits are the lanes that ended.
-        if (carry) ended |= (t0 & HEED) | ((t1 & HEED) << 1) | ((t2 & HEED) << 2) | ((t3 & HEED) << 3);
-        else ended |= arrive(dfa, t0, id0, carry) | (arrive(dfa, t1, id1, carry) << 1) | (arrive(dfa, t2, id2, carry) << 2) | (arrive(dfa, t3, id3, carry) << 3);
-        s0 = <usize>(t0 & ~HEED) << 3;
-        s1 = <usize>(t1 & ~HEED) << 3;
-        s2 = <usize>(t2 & ~HEED) << 3;
-        s3 = <usize>(t3 & ~HEED) << 3;
-        if (ended != 0) break;
-        continue;
-      }
-      s0 = <usize>t0 << 3;
-      s1 = <usize>t1 << 3;
-      s2 = <usize>t2 << 3;
-      s3 = <usize>t3 << 3;
+      if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return done; }
+      if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
+      if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
+      if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
+      // MODE_CARRY: HEED marks DEAD targets only, so the four bits are the lanes that ended.
+      if (carry) ended |= (t0 & HEED) | ((t1 & HEED) << 1) | ((t2 & HEED) << 2) | ((t3 & HEED) << 3);
+      else ended |= arrive(dfa, t0, id0, carry) | (arrive(dfa, t1, id1, carry) << 1) | (arrive(dfa, t2, id2, carry) << 2) | (arrive(dfa, t3, id3, carry) << 3);
+      s0 = <usize>(t0 & ~HEED) << 3;
+      s1 = <usize>(t1 & ~HEED) << 3;
+      s2 = <usize>(t2 & ~HEED) << 3;
+      s3 = <usize>(t3 & ~HEED) << 3;
+      if (ended != 0) break;
     }
     p0 += i; p1 += i; p2 += i; p3 += i;
     r0 -= i; r1 -= i; r2 -= i; r3 -= i;
