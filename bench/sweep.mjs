@@ -15,7 +15,7 @@ import { rng, syntheticRobots, toLines } from './fixtures.mjs';
 import { wildcardCount } from './lib.mjs';
 import { retailRobots } from './retail-gen.mjs';
 
-const AGENTS = ['Googlebot', 'ExampleBot'];
+export const AGENTS = ['Googlebot', 'ExampleBot'];
 
 const WORDS = [
   'news', 'shop', 'product', 'category', 'search', 'user', 'account', 'video', 'blog', 'page',
@@ -93,7 +93,7 @@ export function urlsFromRules(body, origin, count, seed) {
  * prove costly), the DFA, or, for crowds, the DFA until it gives up, then the Aho–Corasick
  * automaton (the header cannot tell which of the two a crowd's workload ended on).
  */
-function matcherOf(table) {
+export function matcherOf(table) {
   const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
   const wildcards = view.getUint32(H_WILDCARD_COUNT, true);
   if ((view.getUint16(H_FLAGS, true) & FLAG_WILDCARD_AUTOMATON) !== 0) return 'crowd (DFA, then A–C)';
@@ -102,9 +102,9 @@ function matcherOf(table) {
   if (wildcards > 0) return 'rule by rule (1–7)';
   return 'trie only';
 }
-const MATCHERS = ['trie only', 'rule by rule (1–7)', 'DFA on trial (8–31)', 'DFA (32+ rules)', 'crowd (DFA, then A–C)'];
+export const MATCHERS = ['trie only', 'rule by rule (1–7)', 'DFA on trial (8–31)', 'DFA (32+ rules)', 'crowd (DFA, then A–C)'];
 
-function quantile(sorted, q) {
+export function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
@@ -113,7 +113,7 @@ function quantile(sorted, q) {
  * call each, by wall time and by process CPU time (which leaves out the time other
  * processes held the core: on a loaded machine the wall ratio is noisier).
  */
-function pairedRatio(a, b, rounds) {
+export function pairedRatio(a, b, rounds) {
   a();
   b();
   const wall = [];
@@ -141,8 +141,13 @@ function pairedRatio(a, b, rounds) {
   return { ratio: median(cpu), wallRatio: median(wall), aNs: aNs / rounds, bNs: bNs / rounds };
 }
 
+/** The URLs a sweep judges for file `f` (the k-th of loadFiles): its real URLs, then `generated` made from its rules. */
+export function sweepUrls(f, k, generated) {
+  return f.real.concat(urlsFromRules(new TextDecoder().decode(f.body), f.origin, generated, 1000 + k));
+}
+
 /** robots/<site>.txt of the corpus with the site's real URLs (urls/<site>.txt) when it has any. */
-function loadFiles({ corpus, smoke }) {
+export function loadFiles({ corpus, smoke }) {
   if (corpus) {
     const names = readdirSync(join(corpus, 'robots')).sort();
     return names.map((name) => {
@@ -174,8 +179,7 @@ export async function run(args) {
   const started = performance.now();
   for (const [k, f] of files.entries()) {
     const robots = Robots.parse(f.body);
-    const text = new TextDecoder().decode(f.body);
-    const urls = f.real.concat(urlsFromRules(text, f.origin, generated, 1000 + k));
+    const urls = sweepUrls(f, k, generated);
     const lines = toLines(urls);
     urlTotal += urls.length;
     const out = new Uint8Array(urls.length);

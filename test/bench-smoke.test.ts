@@ -63,6 +63,44 @@ describe('npm run bench, smoke mode', () => {
   });
 });
 
+describe('bench/compare.mjs, smoke mode', () => {
+  // This checkout against itself, on the stand-in files: the verdicts agree, so every row prints.
+  const run = spawnSync(process.execPath, [join(root, 'bench', 'compare.mjs'), '--against', root, '--smoke', '--control', '--rounds', '3'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+
+  it('exits 0 and prints a ratio summary per matcher kind, an A/A column and a total', () => {
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^# compare: this build ÷ .+, raw matchLines CPU time, 3 alternating rounds per \(file, agent\)$/m);
+    expect(run.stdout).toMatch(/^matcher\s+tables\s+geomean\s+p10\s+p50\s+p90\s+A\/A geomean$/m);
+    const ratio = String.raw`\d+\.\d{3}`;
+    expect(run.stdout).toMatch(new RegExp(`^DFA \\(32\\+ rules\\)\\s+\\d+(\\s+${ratio}){5}$`, 'm'));
+    const total = new RegExp(`^all\\s+(\\d+)(\\s+${ratio}){5}$`, 'm').exec(run.stdout);
+    expect(total).not.toBeNull();
+    // Three stand-in files × two agents.
+    expect(Number(total![1])).toBe(6);
+  });
+
+  it('keeps the kinds --only names', () => {
+    const only = spawnSync(process.execPath, [join(root, 'bench', 'compare.mjs'), '--against', root, '--smoke', '--only', 'DFA', '--rounds', '1'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(only.status, only.stderr).toBe(0);
+    expect(only.stdout).toMatch(/^DFA /m);
+    expect(only.stdout).not.toMatch(/^(trie only|rule by rule)/m);
+  });
+
+  it('refuses a checkout that is not built, and a missing --against', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'compare-'));
+    try {
+      const bad = spawnSync(process.execPath, [join(root, 'bench', 'compare.mjs'), '--against', empty, '--smoke'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      expect(bad.status).not.toBe(0);
+      expect(bad.stderr).toContain('is not a built checkout (no dist/index.js');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    const none = spawnSync(process.execPath, [join(root, 'bench', 'compare.mjs'), '--smoke'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(none.status).not.toBe(0);
+    expect(none.stderr).toContain('compare needs --against DIR');
+  });
+});
+
 describe('bench/linear.mjs, smoke mode', () => {
   const run = spawnSync(process.execPath, [join(root, 'bench', 'linear.mjs'), '--smoke'], { cwd: root, encoding: 'utf8', timeout: 90_000 });
 
