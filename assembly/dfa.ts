@@ -761,8 +761,23 @@ function mergeBests(from: usize, k: u32): void {
   return flags & DEAD;
 }
 
-/** scanDfaQueue's copy of its region's classAt (D_CLASS_AT), at a static address. */
-const CLASS_AT: usize = memory.data(512, 16);
+/**
+ * scanDfaQueue's byte → address table: for byte c, the address of c's transition in the
+ * row at offset 0 (rows + classAt[c], u32), at a static address that the loads carry as
+ * their offset. A step then adds the state's row offset (transition × 8) to it: one
+ * address computation, which the compiler folds into a scaled `lea`.
+ */
+const CLASS_ROWS: usize = memory.data(1024, 16);
+
+/** Fills CLASS_ROWS for the rows at `rows` from the region's classAt at `classAt` (u16, 256 entries): 32 vector steps. */
+function fillClassRows(classAt: usize, rows: usize): void {
+  const base = i32x4.splat(<i32>rows);
+  for (let c: usize = 0; c < 256; c += 8) {
+    const offsets = v128.load(classAt + (c << 1));
+    v128.store(CLASS_ROWS + (c << 2), i32x4.add(i32x4.extend_low_i16x8_u(offsets), base));
+    v128.store(CLASS_ROWS + (c << 2), i32x4.add(i32x4.extend_high_i16x8_u(offsets), base), 16);
+  }
+}
 
 /** `readAlone`'s answer when the cache filled up: nothing more can be read. */
 const CACHE_FULL: u32 = 0xffffffff;
@@ -813,7 +828,7 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
   }
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   const classAt = dfa + D_CLASS_AT;
-  memory.copy(CLASS_AT, classAt, 512);
+  fillClassRows(classAt, rows);
   // Lane j reads path id_j: its next byte at p_j, r_j bytes left, in state s_j, m_j states
   // built for it; bit j of `live`: the lane still has a path.
   let id0: u32 = 0, id1: u32 = 1, id2: u32 = 2, id3: u32 = 3;
@@ -836,22 +851,28 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
     while (true) {
       // The steps without HEED: no call, and nothing the slow path below needs is kept,
       // so the compiled loop holds the lanes' states and pointers in registers instead of
-      // storing them to the stack at every step. The byte offsets come from a static copy
-      // of classAt, whose address the loads carry as their offset (one register less).
+      // storing them to the stack at every step. A lane's state is held as its transition
+      // u_j (row offset / 8), and a step's address is CLASS_ROWS[byte] + u_j × 8: one
+      // scaled add, no separate shift or add of `rows`.
       // Invariant: each lane has read its path's bytes [0, i) of this round; at most
       // `steps` iterations over the round, since i only grows.
+      let u0 = <u32>(s0 >> 3), u1 = <u32>(s1 >> 3), u2 = <u32>(s2 >> 3), u3 = <u32>(s3 >> 3);
       while (i < steps) {
-        const t0 = <u32>load<u16>(rows + s0 + <usize>load<u16>(<usize>load<u8>(p0 + i) << 1, CLASS_AT));
-        const t1 = <u32>load<u16>(rows + s1 + <usize>load<u16>(<usize>load<u8>(p1 + i) << 1, CLASS_AT));
-        const t2 = <u32>load<u16>(rows + s2 + <usize>load<u16>(<usize>load<u8>(p2 + i) << 1, CLASS_AT));
-        const t3 = <u32>load<u16>(rows + s3 + <usize>load<u16>(<usize>load<u8>(p3 + i) << 1, CLASS_AT));
+        const t0 = <u32>load<u16>(<usize>load<u32>(<usize>load<u8>(p0 + i) << 2, CLASS_ROWS) + (<usize>u0 << 3));
+        const t1 = <u32>load<u16>(<usize>load<u32>(<usize>load<u8>(p1 + i) << 2, CLASS_ROWS) + (<usize>u1 << 3));
+        const t2 = <u32>load<u16>(<usize>load<u32>(<usize>load<u8>(p2 + i) << 2, CLASS_ROWS) + (<usize>u2 << 3));
+        const t3 = <u32>load<u16>(<usize>load<u32>(<usize>load<u8>(p3 + i) << 2, CLASS_ROWS) + (<usize>u3 << 3));
         if (((t0 | t1 | t2 | t3) & HEED) != 0) break;
-        s0 = <usize>t0 << 3;
-        s1 = <usize>t1 << 3;
-        s2 = <usize>t2 << 3;
-        s3 = <usize>t3 << 3;
+        u0 = t0;
+        u1 = t1;
+        u2 = t2;
+        u3 = t3;
         i++;
       }
+      s0 = <usize>u0 << 3;
+      s1 = <usize>u1 << 3;
+      s2 = <usize>u2 << 3;
+      s3 = <usize>u3 << 3;
       if (i == steps) break;
       // Byte i has a HEED transition in some lane: read again. An UNKNOWN target is built
       // (a full cache ends the call); a lane that meets matches records them, and one that
