@@ -1,4 +1,4 @@
-// Every wildcard rule of a table as one lazily built DFA: one table load per path byte, whatever the number of rules.
+// Every wildcard rule of a table, and its plain rules when they fit, as one lazily built DFA: one table load per path byte, whatever the number of rules.
 //
 // Why: matching wildcard rules one at a time (match.ts) costs a prefilter per block of 16
 // rules plus a scan per candidate rule, so a shop's 60 facet and locale rules cost several
@@ -14,6 +14,18 @@
 // piece is a LOOP: it stays (the `*` before it) and moves on when its byte comes; other
 // positions move on or die. A rule with an empty anchored last piece after a `*` (`/a*$`)
 // ends in MATCH: `*$` accepts any rest.
+//
+// The plain rules, folded in. The trie's rules (a node's prefix allow and disallow, of
+// priority its depth d, and exact allow and disallow, `…$`, of priority d + 1: format.ts)
+// become one-piece rules after the wildcard ones: the node's d bytes from the root, then
+// MATCH (prefix) or FINAL (exact). Then a path's verdict needs no trie walk (match.ts
+// decideQueued and decide; left out, the walk saved 18–33% a URL on four corpus tables
+// of 55 to 159 wildcard rules). The fold is
+// dropped (`flush`: the region laid out again without it, in MODE_CARRY) at its first
+// flush: a plain rule matched is a best carried on, so each one a workload matches starts
+// its own copy of the wildcard states that follow (the corpus's workloads: 309 of the 515
+// DFA tables in use kept their fold, 178 dropped it). Folded only when the plain rules
+// have FOLD_POSITIONS positions or fewer and the region keeps room for states.
 //
 // A DFA state is a set of positions plus a record of matches (best allow and disallow:
 // priority, then earliest line, as match.ts's loop ranks them). Greedy placement keeps
@@ -74,9 +86,9 @@
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, at most DFA_CAP: sized from the table's header so the host can place the
 // RuleIndex). When the positions leave less than DFA_MIN_ARENA bytes for states, the DFA
-// stays off.
+// stays off (with the plain rules: it is laid out without them).
 //
-// Why one file of ~600 lines: the region's layout, the build that writes states into it and
+// Why one file of ~1,000 lines: the region's layout, the build that writes states into it and
 // the scans that read them are one format; apart, each would restate the others' offsets
 // and the invariants (ascending sets, DEAD rows leading to themselves) the scans rely on.
 //
@@ -101,10 +113,13 @@
 //   64 u32 trialCalls     full rule matches the window's paths cost so far
 //   68 u32 mode           MODE_CARRY (0) or MODE_STEP (1): what a state's record means (above)
 //   72 u32 packedAt       u8[3P + 16]: the set being stored, packed (Meta below)
-//   80 u8 classOf[256]    byte → its class (0: a byte no piece has)
-//  336 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
-// POS (8 bytes): 0 u32 rule (its index in the table's wildcard list), 4 u8 byte (expected),
+//   76 u32 rulesAt        RULE[R]: the wildcard rules (table order), then the plain ones
+//   80 u32 plainRules     plain rules folded in (0: none; the trie walk adds them)
+//   96 u8 classOf[256]    byte → its class (0: a byte no piece has)
+//  352 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
+// POS (8 bytes): 0 u32 rule (its RULE's index), 4 u8 byte (expected),
 //                5 u8 kind (FIRST, LOOP, INNER, FINAL, MATCH), 6 u16 piece
+// RULE (16 bytes): 0 i32 priority, 4 u32 line, 8 u32 kind (KIND_ALLOW, KIND_DISALLOW), 12 u32 0
 // Row (rowBytes, at rowsAt + s, s < ROWS_CAP): u16 transition[classCount], then at
 //   rowBytes − 4 the u32 offset of the state's meta record
 // Meta: 0 u32 next (row offset + 1 of the next state in the hash chain, 0: none),
@@ -119,7 +134,7 @@
 
 import { outranks } from './rank';
 import {
-  KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
+  KIND_ALLOW, KIND_DISALLOW, NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, H_NODE_COUNT, H_NODES_OFFSET, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
   W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
 } from './table';
 
@@ -159,6 +174,13 @@ const STRIKE_LIMIT: u32 = 3;
 const HASH_SLOTS: u32 = 2048;
 /** Most positions (u16 sets). */
 const MAX_POSITIONS: u32 = 0xfffe;
+/**
+ * Most positions of the plain rules (their bytes plus one per rule) a DFA takes in
+ * (`layOut`): 15 bytes of region each (POS, scratch and packed set), so at most 120 KB,
+ * and a bound on the start state's set. Of the corpus's 1,155 DFA tables (bench/sweep.mjs's
+ * two agents), 1,054 fold when built.
+ */
+export const FOLD_POSITIONS: u32 = 8192;
 
 const D_ENABLED: u32 = 0;
 const D_CLASS_COUNT: u32 = 4;
@@ -179,10 +201,18 @@ const D_TRIAL: u32 = 60;
 const D_TRIAL_CALLS: u32 = 64;
 const D_MODE: u32 = 68;
 const D_PACKED_AT: u32 = 72;
-const D_CLASS_OF: u32 = 80;
+const D_RULES_AT: u32 = 76;
+const D_PLAIN_RULES: u32 = 80;
+const D_CLASS_OF: u32 = 96;
 const D_CLASS_AT: u32 = D_CLASS_OF + 256;
 const D_HEADER: u32 = D_CLASS_AT + 512;
 
+
+/** RULE (16 bytes): what ranks a rule's match, for wildcard and folded plain rules alike. */
+const RULE_SIZE: u32 = 16;
+const U_PRIORITY: u32 = 0;
+const U_LINE: u32 = 4;
+const U_KIND: u32 = 8;
 
 const POS_SIZE: u32 = 8;
 const P_RULE: u32 = 0;
@@ -219,11 +249,12 @@ const UNKNOWN: u32 = 0xffff;
 /** Paths `scanDfaQueue` reads at once. */
 export const LANES: u32 = 4;
 
-// The matches of the step being built (then the FINAL positions of the state built).
-let bestAllowPrio: i32 = -1;
-let bestAllowLine: u32 = 0;
-let bestDisallowPrio: i32 = -1;
-let bestDisallowLine: u32 = 0;
+/**
+ * The record of the state being built (i32 allowPrio, u32 allowLine, i32 disallowPrio,
+ * u32 disallowLine; -1 / 0: none): its bests (MODE_CARRY: so far; MODE_STEP: the step's
+ * matches), then the end record of the state built.
+ */
+const BUILT: usize = memory.data(16, 16);
 
 /** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
 export function dfaBytesFor(flags: u32, wildcardCount: u32): u32 {
@@ -247,6 +278,11 @@ const DFA_ON: u32 = 1;
   return !dfaOff && load<u32>(dfa, D_ENABLED) == DFA_ON;
 }
 
+/** Whether the DFA in the region at `dfa` holds the table's plain rules too: its verdicts need no trie walk. */
+@inline export function dfaFolds(dfa: usize): bool {
+  return load<u32>(dfa, D_PLAIN_RULES) != 0;
+}
+
 /** Gives up the DFA in the region at `dfa` (its table is matched rule by rule, or a crowd by its automaton). */
 export function giveUpDfa(dfa: usize): void {
   if (load<u32>(dfa, D_ENABLED) == DFA_ON) store<u32>(dfa, 0, D_ENABLED);
@@ -265,11 +301,23 @@ export function stepDfa(dfa: usize): void {
 }
 
 /**
- * Lays out the DFA of `table` in the region at `dfa` (`bytes` long, zeroed): classes and
- * positions; states come on demand. O(piece bytes + 256).
+ * Lays out the DFA of `table` in the region at `dfa` (`bytes` long, zeroed): classes,
+ * positions and rule records; states come on demand. Its plain rules are folded in
+ * (header) when they fit, else left to the trie walk. O(piece bytes + nodes + plain positions + 256).
  */
 export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   if (bytes == 0) return;
+  if (layOut(table, dfa, bytes, true)) return;
+  // The plain rules did not fit (positions, classes or room): the wildcard rules alone.
+  memory.fill(dfa, 0, bytes);
+  layOut(table, dfa, bytes, false);
+}
+
+/**
+ * buildDfa's work, with or without the plain rules (`fold`): false when the region cannot
+ * hold it (then the region may hold part of a layout, and the caller zeroes it).
+ */
+function layOut(table: usize, dfa: usize, bytes: u32, fold: bool): bool {
   const count = load<u32>(table, H_WILDCARD_COUNT);
   const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
   const segments = table + load<u32>(table, H_SEGMENTS_OFFSET);
@@ -282,18 +330,55 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
     for (let s: u32 = 0; s < pieces; s++) positions += load<u32>(segs + <usize>s * SEGMENT_SIZE, S_LENGTH);
     positions++;
   }
+  // The plain rules (trie nodes' prefix and exact rules): each one's bytes, plus its end.
+  // Each node's depth and parent go to the region's last 8 × nodeCount bytes for now
+  // (parents come before their children: validate.ts), where meta records grow later.
+  const nodeCount = load<u32>(table, H_NODE_COUNT);
+  const nodes = table + load<u32>(table, H_NODES_OFFSET);
+  let plainRules: u32 = 0;
+  const arenaEnd = bytes & ~15;
+  const links = <usize>arenaEnd - <usize>nodeCount * 8;
+  if (fold) {
+    if (<u64>nodeCount * 8 + DFA_MIN_ARENA > <u64>arenaEnd) return false;
+    let plainPositions: u32 = 0;
+    store<u32>(dfa + links, 0);
+    store<u32>(dfa + links, 0, 4);
+    for (let k: u32 = 0; k < nodeCount; k++) {
+      const node = nodes + <usize>k * NODE_SIZE;
+      const depth = load<u32>(dfa + links + (<usize>k << 3));
+      const first = load<u32>(node, N_FIRST_CHILD);
+      const children = load<u32>(node, N_CHILD_COUNT);
+      for (let c = first; c < first + children; c++) {
+        const child = dfa + links + (<usize>c << 3);
+        store<u32>(child, depth + load<u32>(nodes + <usize>c * NODE_SIZE, N_LABEL_LENGTH));
+        store<u32>(child, k, 4);
+      }
+      for (let f: u32 = 0; f < 4; f++) {
+        if (load<u32>(node + N_PREFIX_ALLOW + (f << 2)) == 0) continue;
+        plainRules++;
+        plainPositions += depth + 1;
+      }
+    }
+    if (plainRules == 0 || plainPositions > FOLD_POSITIONS) return false;
+    positions += plainPositions;
+  }
+  const rules = count + plainRules;
   const posAt = D_HEADER;
-  const hashAt = (posAt + positions * POS_SIZE + 15) & ~15;
+  const rulesAt = (posAt + positions * POS_SIZE + 15) & ~15;
+  const hashAt = rulesAt + rules * RULE_SIZE;
   const scratchAt = hashAt + HASH_SLOTS * 4;
   const packedAt = scratchAt + 4 * (positions + 1);
   const arenaAt = (packedAt + 3 * positions + 16 + 15) & ~15;
-  const arenaEnd = bytes & ~15;
-  if (positions > MAX_POSITIONS || <u64>arenaAt + DFA_MIN_ARENA > <u64>bytes) return;
+  if (positions > MAX_POSITIONS || <u64>arenaAt + DFA_MIN_ARENA > <u64>(fold ? links : bytes)) return false;
 
   let classes: u32 = 1;
   let p: u32 = 0;
   for (let r: u32 = 0; r < count; r++) {
     const rule = wild + <usize>r * WILDCARD_SIZE;
+    const record = dfa + rulesAt + <usize>r * RULE_SIZE;
+    store<i32>(record, <i32>load<u32>(rule, W_PRIORITY), U_PRIORITY);
+    store<u32>(record, load<u32>(rule, W_LINE), U_LINE);
+    store<u32>(record, <u32>load<u8>(rule, W_KIND), U_KIND);
     const segs = segments + <usize>load<u32>(rule, W_FIRST_SEGMENT) * SEGMENT_SIZE;
     const pieces = load<u32>(rule, W_SEGMENT_COUNT);
     for (let s: u32 = 0; s < pieces; s++) {
@@ -301,14 +386,9 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
       const at = table + load<u32>(seg, S_BYTES_OFFSET);
       const m = load<u32>(seg, S_LENGTH);
       for (let k: u32 = 0; k < m; k++) {
-        const c = <usize>load<u8>(at + k);
-        // Classes: each byte some piece holds gets its own. Class 0 is taken and u8 holds
-        // 255 more: a table whose pieces use every byte gets no DFA.
-        if (load<u8>(dfa + D_CLASS_OF + c) == 0) {
-          if (classes == 256) return;
-          store<u8>(dfa + D_CLASS_OF + c, <u8>classes);
-          classes++;
-        }
+        const c = <u32>load<u8>(at + k);
+        if (!classify(dfa, c, classes)) return false;
+        if (load<u8>(dfa + D_CLASS_OF + c) == classes) classes++;
         const pos = dfa + posAt + <usize>p * POS_SIZE;
         store<u32>(pos, r, P_RULE);
         store<u8>(pos, <u8>c, P_BYTE);
@@ -328,6 +408,46 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
     store<u16>(pos, <u16>(pieces - 1), P_PIECE);
     p++;
   }
+  // The plain rules as one-piece rules, node by node: the prefix rules (N_PREFIX_*) of a
+  // node at depth d have priority d and end in MATCH, its exact rules (N_EXACT_*) priority
+  // d + 1 and end in FINAL (format.ts), as the trie walk ranks them. A rule's bytes are
+  // its node's labels from the root, written back to front up the parent links: O(d).
+  let r = count;
+  for (let k: u32 = 0; fold && k < nodeCount; k++) {
+    const node = nodes + <usize>k * NODE_SIZE;
+    const depth = load<u32>(dfa + links + (<usize>k << 3));
+    for (let f: u32 = 0; f < 4; f++) {
+      const line = load<u32>(node + N_PREFIX_ALLOW + (f << 2));
+      if (line == 0) continue;
+      const exact = f >= 2;
+      const record = dfa + rulesAt + <usize>r * RULE_SIZE;
+      store<i32>(record, <i32>depth + (exact ? 1 : 0), U_PRIORITY);
+      store<u32>(record, line, U_LINE);
+      store<u32>(record, (f & 1) == 0 ? KIND_ALLOW : KIND_DISALLOW, U_KIND);
+      // Invariant: bytes [d_m, depth) are written, d_m the depth of node m.
+      for (let m = k; m != 0;) {
+        const at = nodes + <usize>m * NODE_SIZE;
+        const label = table + load<u32>(at, N_LABEL_OFFSET);
+        const labelLength = load<u32>(at, N_LABEL_LENGTH);
+        const to = load<u32>(dfa + links + (<usize>m << 3)) - labelLength;
+        for (let j: u32 = 0; j < labelLength; j++) {
+          const c = <u32>load<u8>(label + j);
+          if (!classify(dfa, c, classes)) return false;
+          if (load<u8>(dfa + D_CLASS_OF + c) == classes) classes++;
+          const pos = dfa + posAt + <usize>(p + to + j) * POS_SIZE;
+          store<u32>(pos, r, P_RULE);
+          store<u8>(pos, <u8>c, P_BYTE);
+          store<u8>(pos, FIRST, P_KIND);
+        }
+        m = load<u32>(dfa + links + (<usize>m << 3), 4);
+      }
+      const end = dfa + posAt + <usize>(p + depth) * POS_SIZE;
+      store<u32>(end, r, P_RULE);
+      store<u8>(end, exact ? FINAL : MATCH, P_KIND);
+      p += depth + 1;
+      r++;
+    }
+  }
 
   for (let c: u32 = 0; c < 256; c++) store<u16>(dfa + D_CLASS_AT + (c << 1), <u16>(<u32>load<u8>(dfa + D_CLASS_OF + c) << 1));
   store<u32>(dfa, classes, D_CLASS_COUNT);
@@ -336,12 +456,26 @@ export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   store<u32>(dfa, arenaAt, D_ROWS_AT);
   store<u32>(dfa, arenaEnd, D_ARENA_END);
   store<u32>(dfa, posAt, D_POS_AT);
+  store<u32>(dfa, rulesAt, D_RULES_AT);
+  store<u32>(dfa, plainRules, D_PLAIN_RULES);
   store<u32>(dfa, hashAt, D_HASH_AT);
   store<u32>(dfa, scratchAt, D_SCRATCH_AT);
   store<u32>(dfa, packedAt, D_PACKED_AT);
   empty(dfa);
   if (count >= DFA_MIN_RULES) store<u32>(dfa, DFA_ON, D_ENABLED);
   else store<u32>(dfa, TRIAL_PATHS, D_TRIAL);
+  return true;
+}
+
+/**
+ * Gives byte c a class if it has none (the next one, `classes`): false when all 255 are
+ * taken. Class 0 is every byte no piece has; a table whose pieces use every byte gets no DFA.
+ */
+@inline function classify(dfa: usize, c: u32, classes: u32): bool {
+  if (load<u8>(dfa + D_CLASS_OF + c) != 0) return true;
+  if (classes == 256) return false;
+  store<u8>(dfa + D_CLASS_OF + c, <u8>classes);
+  return true;
 }
 
 /**
@@ -382,7 +516,20 @@ function empty(dfa: usize): void {
  * filled too fast turn the DFA off, and so does a crowd's first flush.
  */
 function flush(table: usize, dfa: usize): void {
-  store<u32>(dfa, load<u32>(dfa, D_FLUSHES) + 1, D_FLUSHES);
+  const flushes = load<u32>(dfa, D_FLUSHES) + 1;
+  // A DFA that took the plain rules in drops them at its first flush: their matches,
+  // carried in the states, multiply them (a copy of the wildcard states after each plain
+  // rule a workload matches). The table is laid out again as if never folded, its DFA on.
+  if (dfaFolds(dfa)) {
+    const bytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT));
+    memory.fill(dfa, 0, bytes);
+    layOut(table, dfa, bytes, false);
+    store<u32>(dfa, flushes, D_FLUSHES);
+    store<u32>(dfa, 0, D_TRIAL);
+    store<u32>(dfa, DFA_ON, D_ENABLED);
+    return;
+  }
+  store<u32>(dfa, flushes, D_FLUSHES);
   const states = load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
   const strikes = <u64>states * PATHS_PER_STATE > <u64>load<u32>(dfa, D_PATHS) ? load<u32>(dfa, D_STRIKES) + 1 : 0;
   store<u32>(dfa, strikes, D_STRIKES);
@@ -405,34 +552,36 @@ function flush(table: usize, dfa: usize): void {
   return dfa + load<u32>(dfa + load<u32>(dfa, D_ROWS_AT) + s + load<u32>(dfa, D_ROW_BYTES) - 4);
 }
 
-/** Whether rule r (a wildcard record) can still change the bests (MODE_CARRY): see the header's pruning. */
+/** Whether the rule whose record (RULE) is at `rule` can still change the bests (MODE_CARRY): see the header's pruning. */
 @inline function useful(rule: usize): bool {
-  const prio = <i32>load<u32>(rule, W_PRIORITY);
-  const line = load<u32>(rule, W_LINE);
-  if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
-    return !(prio < bestDisallowPrio || prio < bestAllowPrio || (prio == bestAllowPrio && line >= bestAllowLine));
+  const prio = load<i32>(rule, U_PRIORITY);
+  const line = load<u32>(rule, U_LINE);
+  const allowPrio = load<i32>(BUILT);
+  const disallowPrio = load<i32>(BUILT, 8);
+  if (load<u32>(rule, U_KIND) == KIND_ALLOW) {
+    return !(prio < disallowPrio || prio < allowPrio || (prio == allowPrio && line >= load<u32>(BUILT, 4)));
   }
-  return !(prio <= bestAllowPrio || prio < bestDisallowPrio || (prio == bestDisallowPrio && line >= bestDisallowLine));
+  return !(prio <= allowPrio || prio < disallowPrio || (prio == disallowPrio && line >= load<u32>(BUILT, 12)));
 }
 
-/** Records a match of `rule` in the bests being built (priority, then the earliest line, as match.ts ranks rules). */
-function record(rule: usize): void {
-  const prio = <i32>load<u32>(rule, W_PRIORITY);
-  const line = load<u32>(rule, W_LINE);
-  if (<u32>load<u8>(rule, W_KIND) == KIND_ALLOW) {
-    if (outranks(prio, line, bestAllowPrio, bestAllowLine)) { bestAllowPrio = prio; bestAllowLine = line; }
-  } else if (outranks(prio, line, bestDisallowPrio, bestDisallowLine)) {
-    bestDisallowPrio = prio;
-    bestDisallowLine = line;
+/**
+ * Records a match of the rule whose record (RULE) is at `rule` in the record at `to`:
+ * priority, then the earliest line, as match.ts ranks rules.
+ */
+function record(rule: usize, to: usize): void {
+  const prio = load<i32>(rule, U_PRIORITY);
+  const line = load<u32>(rule, U_LINE);
+  const at = to + (load<u32>(rule, U_KIND) == KIND_ALLOW ? 0 : 8);
+  if (outranks(prio, line, load<i32>(at), load<u32>(at, 4))) {
+    store<i32>(at, prio);
+    store<u32>(at, line, 4);
   }
 }
 
-/** Empties the bests being built (no match of either kind). */
-@inline function clearBests(): void {
-  bestAllowPrio = -1;
-  bestAllowLine = 0;
-  bestDisallowPrio = -1;
-  bestDisallowLine = 0;
+/** Empties the record at `at` (no match of either kind). */
+@inline function clearRecord(at: usize): void {
+  store<i64>(at, 0xffffffff);
+  store<i64>(at, 0xffffffff, 8);
 }
 
 /**
@@ -443,7 +592,7 @@ function record(rule: usize): void {
  * bests make useless (header), in one backward pass.
  */
 function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
-  const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+  const rules = dfa + load<u32>(dfa, D_RULES_AT);
   const posAt = dfa + load<u32>(dfa, D_POS_AT);
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   // Backward: a rule's positions are contiguous and ordered by piece, so its last one
@@ -462,7 +611,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
     if (r != rule) {
       rule = r;
       piece = pc;
-      live = !carry || useful(wild + <usize>r * WILDCARD_SIZE);
+      live = !carry || useful(rules + <usize>r * RULE_SIZE);
     }
     if (!live || pc != piece) continue;
     kept--;
@@ -471,13 +620,10 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   const length = n - kept;
   if (kept != 0) memory.copy(set, set + (<usize>kept << 1), length << 1);
 
-  // FNV-1a over the set and the record.
+  // FNV-1a over the set and the records.
   let h: u32 = 0x811c9dc5;
   for (let i: u32 = 0; i < length; i++) h = (h ^ <u32>load<u16>(set + (<usize>i << 1))) * 0x01000193;
-  h = (h ^ <u32>bestAllowPrio) * 0x01000193;
-  h = (h ^ bestAllowLine) * 0x01000193;
-  h = (h ^ <u32>bestDisallowPrio) * 0x01000193;
-  h = (h ^ bestDisallowLine) * 0x01000193;
+  for (let i: usize = 0; i < 16; i += 4) h = (h ^ load<u32>(BUILT + i)) * 0x01000193;
   // The set as stored (header, Meta): packed distances, at most 3 bytes a position.
   const packed = dfa + load<u32>(dfa, D_PACKED_AT);
   let bytes: u32 = 0;
@@ -507,14 +653,12 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
     const meta = metaOf(dfa, s);
     link = load<u32>(meta, M_NEXT);
     if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != bytes) continue;
-    if (load<i32>(meta, M_BESTS) != bestAllowPrio || load<u32>(meta, M_BESTS + 4) != bestAllowLine) continue;
-    if (load<i32>(meta, M_BESTS + 8) != bestDisallowPrio || load<u32>(meta, M_BESTS + 12) != bestDisallowLine) continue;
-    if (memory.compare(meta + M_SET, packed, bytes) != 0) continue;
+    if (memory.compare(meta + M_BESTS, BUILT, 16) != 0 || memory.compare(meta + M_SET, packed, bytes) != 0) continue;
     return (s >> 3) | (load<u32>(meta, M_FLAGS) != 0 ? HEED : 0);
   }
 
   // A new state: its row from the front of the arena, its meta record from the back.
-  const flags = (length == 0 ? DEAD : 0) | (!carry && (bestAllowPrio >= 0 || bestDisallowPrio >= 0) ? OUT : 0);
+  const flags = (length == 0 ? DEAD : 0) | (!carry && (load<i32>(BUILT) >= 0 || load<i32>(BUILT, 8) >= 0) ? OUT : 0);
   const rowBytes = load<u32>(dfa, D_ROW_BYTES);
   const setBytes = (bytes + 15) & ~15;
   const s = load<u32>(dfa, D_ROWS_NEXT);
@@ -535,29 +679,23 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<u32>(meta, h, M_HASH);
   store<u32>(meta, bytes, M_SET_LENGTH);
   store<u32>(meta, flags, M_FLAGS);
-  store<i32>(meta, bestAllowPrio, M_BESTS);
-  store<u32>(meta, bestAllowLine, M_BESTS + 4);
-  store<i32>(meta, bestDisallowPrio, M_BESTS + 8);
-  store<u32>(meta, bestDisallowLine, M_BESTS + 12);
+  memory.copy(meta + M_BESTS, BUILT, 16);
   memory.copy(meta + M_SET, packed, bytes);
   // The end verdict: the anchored rules whose last piece ends here (MODE_CARRY: and the bests).
-  if (!carry) clearBests();
+  if (!carry) clearRecord(BUILT);
   for (let i: u32 = 0; i < length; i++) {
     const pos = posAt + <usize>load<u16>(set + (<usize>i << 1)) * POS_SIZE;
-    if (<u32>load<u8>(pos, P_KIND) == FINAL) record(wild + <usize>load<u32>(pos, P_RULE) * WILDCARD_SIZE);
+    if (<u32>load<u8>(pos, P_KIND) == FINAL) record(rules + <usize>load<u32>(pos, P_RULE) * RULE_SIZE, BUILT);
   }
-  store<i32>(meta, bestAllowPrio, M_END);
-  store<u32>(meta, bestAllowLine, M_END + 4);
-  store<i32>(meta, bestDisallowPrio, M_END + 8);
-  store<u32>(meta, bestDisallowLine, M_END + 12);
+  memory.copy(meta + M_END, BUILT, 16);
   return (s >> 3) | (flags != 0 ? HEED : 0);
 }
 
 /** Adds position p to the set being built (after p − 1's successor, so the set stays ascending), or records the match it stands for. */
-@inline function enter(wild: usize, posAt: usize, set: usize, n: u32, p: u32): u32 {
+@inline function enter(rules: usize, posAt: usize, set: usize, n: u32, p: u32): u32 {
   const pos = posAt + <usize>p * POS_SIZE;
   if (<u32>load<u8>(pos, P_KIND) == MATCH) {
-    record(wild + <usize>load<u32>(pos, P_RULE) * WILDCARD_SIZE);
+    record(rules + <usize>load<u32>(pos, P_RULE) * RULE_SIZE, BUILT);
     return n;
   }
   if (n != 0 && <u32>load<u16>(set + (<usize>(n - 1) << 1)) == p) return n;
@@ -567,11 +705,11 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
 
 /** The start state (built on first use): every rule's first position. UNKNOWN when the cache is full. */
 function startState(table: usize, dfa: usize): u32 {
-  const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+  const rules = dfa + load<u32>(dfa, D_RULES_AT);
   const posAt = dfa + load<u32>(dfa, D_POS_AT);
   const set = dfa + load<u32>(dfa, D_SCRATCH_AT);
   const positions = load<u32>(dfa, D_POSITIONS);
-  clearBests();
+  clearRecord(BUILT);
   let n: u32 = 0;
   let previous: u32 = 0xffffffff;
   // A rule's first position is the one after the previous rule's end (MATCH or FINAL).
@@ -579,7 +717,7 @@ function startState(table: usize, dfa: usize): u32 {
     const r = load<u32>(posAt + <usize>p * POS_SIZE, P_RULE);
     if (r == previous) continue;
     previous = r;
-    n = enter(wild, posAt, set, n, p);
+    n = enter(rules, posAt, set, n, p);
   }
   const t = intern(table, dfa, set, n);
   if (t != UNKNOWN) store<u32>(dfa, t | 0x10000, D_START);
@@ -591,21 +729,15 @@ function startState(table: usize, dfa: usize): u32 {
  * s's row: O(|set|). Returns its transition, or UNKNOWN when the cache is full.
  */
 function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
-  const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
+  const rules = dfa + load<u32>(dfa, D_RULES_AT);
   const posAt = dfa + load<u32>(dfa, D_POS_AT);
   const set = dfa + load<u32>(dfa, D_SCRATCH_AT);
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   const meta = metaOf(dfa, s);
   const from = meta + M_SET;
   const bytes = load<u32>(meta, M_SET_LENGTH);
-  if (carries(dfa)) {
-    bestAllowPrio = load<i32>(meta, M_BESTS);
-    bestAllowLine = load<u32>(meta, M_BESTS + 4);
-    bestDisallowPrio = load<i32>(meta, M_BESTS + 8);
-    bestDisallowLine = load<u32>(meta, M_BESTS + 12);
-  } else {
-    clearBests();
-  }
+  if (carries(dfa)) memory.copy(BUILT, meta + M_BESTS, 16);
+  else clearRecord(BUILT);
   // Invariant: set[0, n) ascending; each source position (unpacked in order, header Meta)
   // adds itself (a LOOP) and/or its successor, both ≥ every earlier addition. |set| ≤ 2 ×
   // the source's positions ≤ 2P.
@@ -625,8 +757,8 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
     }
     const pos = posAt + <usize>p * POS_SIZE;
     const kind = <u32>load<u8>(pos, P_KIND);
-    if (kind == LOOP) n = enter(wild, posAt, set, n, p);
-    if (kind != FINAL && <u32>load<u8>(pos, P_BYTE) == c) n = enter(wild, posAt, set, n, p + 1);
+    if (kind == LOOP) n = enter(rules, posAt, set, n, p);
+    if (kind != FINAL && <u32>load<u8>(pos, P_BYTE) == c) n = enter(rules, posAt, set, n, p + 1);
   }
   const target = intern(table, dfa, set, n);
   // The cache may have been full: then s's row is stale, and the caller flushes it.
@@ -722,8 +854,7 @@ function mergeBests(from: usize, k: u32): void {
  */
 @inline function beginPath(dfa: usize, s: usize, k: u32, carry: bool): void {
   if (carry) return;
-  const meta = metaOf(dfa, s);
-  memory.copy(PATH_ENDS + (<usize>k << 4), meta + M_BESTS, 16);
+  memory.copy(PATH_ENDS + (<usize>k << 4), metaOf(dfa, s) + M_BESTS, 16);
 }
 
 /**
@@ -931,8 +1062,9 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
 /**
  * A diagnostic of the region at `dfa`: the states in its cache (`what` 0), its flushes so
  * far (1), whether it is in use (2: 1, or 0 when never built, on trial or given up), the
- * paths its trial's window still counts (3), the rule matches it counted so far (4) and its
- * mode (5: MODE_CARRY 0, MODE_STEP 1). 0 without one.
+ * paths its trial's window still counts (3), the rule matches it counted so far (4), its
+ * mode (5: MODE_CARRY 0, MODE_STEP 1) and the plain rules it took in (6: 0 when none,
+ * `dfaFolds`). 0 without one.
  */
 export function dfaInfo(dfa: usize, what: u32): u32 {
   if (load<u32>(dfa, D_ROWS_AT) == 0) return 0;
@@ -941,6 +1073,7 @@ export function dfaInfo(dfa: usize, what: u32): u32 {
   if (what == 3) return load<u32>(dfa, D_TRIAL);
   if (what == 4) return load<u32>(dfa, D_TRIAL_CALLS);
   if (what == 5) return load<u32>(dfa, D_MODE);
+  if (what == 6) return load<u32>(dfa, D_PLAIN_RULES);
 
   return load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
 }

@@ -34,7 +34,8 @@
 // paths proved costly rule by rule (dfa.ts `notePath`), and a crowd sharing a prefix
 // through the DFA until it gives up, then through the Aho–Corasick automaton of
 // wildcards.ts built in its place; both find the same best allow and disallow as the loop
-// below, which stays the fallback.
+// below, which stays the fallback. A DFA that took the plain rules in too (dfa.ts
+// `dfaFolds`) gives the whole verdict, and the path skips the trie walk.
 
 import { outranks } from './rank';
 import { equalBytes, lanesBelow } from './scan';
@@ -51,7 +52,7 @@ import { walkTrie } from './trie-walk';
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
-import { PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, dfaGivenUp, notePath, scanDfa, scanDfaQueue } from './dfa';
+import { PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, dfaFolds, dfaGivenUp, notePath, scanDfa, scanDfaQueue } from './dfa';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -224,6 +225,15 @@ export function wildcardMatches(table: usize, rule: usize, path: usize, len: u32
  * `index` is the table's RuleIndex (indexTable).
  */
 export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
+  const count = load<u32>(index);
+  const automaton = wildcardRegion(table, index);
+  const dfa = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0;
+  if (dfa && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
+    // Every wildcard rule at once (dfa.ts, its verdict in entry 0 of PATH_ENDS; checked
+    // first so that a table on trial makes no call), and the plain rules too when the DFA
+    // took them in (dfaFolds, read after the scan: a flush may have laid it out again).
+    return mergeLane(0, dfaFolds(automaton) ? NO_RULES : walkTrie(table, index, path, len));
+  }
   // The plain rules (assembly/trie-walk.ts).
   const best = walkTrie(table, index, path, len);
   let aPrio = load<i32>(best, R_ALLOW_PRIO);
@@ -233,10 +243,7 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   // Wildcard rules are sorted by priority descending. A rule below both bests can change
   // nothing: an allow below dPrio never outranks the disallow, a disallow at or below
   // aPrio never beats the allow. So the work stops at the first priority below both.
-  const count = load<u32>(index);
   const firstBlock = index + I_HEADER;
-  const automaton = wildcardRegion(table, index);
-  const dfa = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count) != 0;
   const crowd = (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0;
   // Full rule matches (wildcardMatches calls) this path cost, for the DFA's trial.
   let calls: u32 = 0;
@@ -245,10 +252,6 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     // got one) takes its automaton into the same region, once.
     scanAutomaton(automaton, path, len);
     return mergedVerdict(aPrio, aLine, dPrio, dLine, matchedAllowPrio, matchedAllowLine, matchedDisallowPrio, matchedDisallowLine);
-  } else if (dfa && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
-    // Every wildcard rule at once (dfa.ts, its verdict in entry 0 of PATH_ENDS; checked here first
-    // so that a table on trial makes no call).
-    return mergeLane(0, best);
   } else if (count != 0 && load<i32>(firstBlock, B_PRIOS) >= max32(aPrio, dPrio)) {
     const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
     // Every condition of the RuleIndex holds for any path a rule matches, so a rule
@@ -329,6 +332,9 @@ function mergeLane(k: u32, best: usize): u32 {
   );
 }
 
+/** A reach record (rule-index.ts R_* layout) of no rule: the plain rules' part of a verdict the DFA gave whole. */
+const NO_RULES: usize = memory.data<i32>([-1, 0, -1, 0]);
+
 // Paths waiting for decideQueued: up to QUEUE_CAP (u32 address, length and output slot each).
 const QUEUE_PATHS: usize = memory.data(4 * QUEUE_CAP, 16);
 const QUEUE_LENGTHS: usize = memory.data(4 * QUEUE_CAP, 16);
@@ -369,13 +375,15 @@ export function decideQueued(table: usize, index: usize, out: usize, linesOut: u
   queued = 0;
   const dfa = wildcardRegion(table, index);
   const scanned = scanDfaQueue(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS, n);
+  // A DFA that holds the plain rules too (dfa.ts dfaFolds) gives whole verdicts: no walk.
+  const folds = dfaFolds(dfa);
   for (let k: u32 = 0; k < n; k++) {
     const path = <usize>load<u32>(QUEUE_PATHS + (<usize>k << 2));
     const len = load<u32>(QUEUE_LENGTHS + (<usize>k << 2));
     const slot = <usize>load<u32>(QUEUE_SLOTS + (<usize>k << 2));
     let verdict: u32;
     if ((scanned & (1 << k)) != 0) {
-      verdict = mergeLane(k, walkTrie(table, index, path, len));
+      verdict = mergeLane(k, folds ? NO_RULES : walkTrie(table, index, path, len));
     } else {
       verdict = decide(table, index, path, len);
     }

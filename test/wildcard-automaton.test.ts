@@ -143,7 +143,7 @@ describe('wildcard automaton: a crowd starts with the DFA and takes its automato
     const switching = new PlacedTable(table);
     const got = switching.judge(wild, true);
     expect(switching.exports.automatonStates(switching.at, switching.index)).toBeGreaterThan(1);
-    expect(switching.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0, mode: 'carry' });
+    expect(switching.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0, mode: 'carry', plainRules: 0 });
     expect(got).toEqual(new PlacedTable(table).judge(wild, false));
     // The reference is slow on 300 rules: it checks a sample; rule by rule is checked against it above.
     const ref = ReferenceRobots.parse(body, { profile: 'rfc' });

@@ -8,7 +8,9 @@
 // a small alphabet, `$`, `**`, patterns that start with `*`, empty patterns and plain
 // rules. The cache-limit tests make the DFA flush, change mode, give up, or stop a path at
 // its state budget, and the verdicts stay the same; one test covers the packed sets' three
-// widths.
+// widths. The plain rules (the trie's) are taken into the DFA when they fit, so that its
+// verdicts are whole: tests count them, cross FOLD_POSITIONS, and make a folded DFA whose
+// states outgrow the cache lay itself out again without them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Robots, type Profile } from '../src/index.js';
@@ -30,6 +32,8 @@ const DFA_MIN_RULES = instantiate().dfaMinRules.value as number;
 /** Wildcard rules from which a table gets a DFA on trial, and the trial's window in paths (DFA_TRIAL_RULES, TRIAL_PATHS). */
 const DFA_TRIAL_RULES = instantiate().dfaTrialRules.value as number;
 const TRIAL_PATHS = instantiate().dfaTrialPaths.value as number;
+/** Most positions (pattern bytes plus one per rule) of the plain rules a DFA takes in (FOLD_POSITIONS). */
+const FOLD_POSITIONS = instantiate().dfaFoldPositions.value as number;
 // Not a multiple of 4: the last few paths of a batch are judged without the four-lane scan.
 const URLS_PER_RUN = 203;
 const PROFILES: readonly Profile[] = ['rfc', 'google'];
@@ -110,7 +114,7 @@ describe('wildcard DFA: generated groups against the reference and the rule-by-r
     const trial = expectReference(body(DFA_TRIAL_RULES), urls, 'rfc');
     expect(trial.status()).toMatchObject({ states: 0, enabled: false, trialLeft: TRIAL_PATHS - 2 * urls.length });
     const none = expectReference(body(DFA_TRIAL_RULES - 1), urls, 'rfc');
-    expect(none.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0, mode: 'carry' });
+    expect(none.status()).toEqual({ states: 0, flushes: 0, enabled: false, trialLeft: 0, trialCalls: 0, mode: 'carry', plainRules: 0 });
   });
 });
 
@@ -325,4 +329,71 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     const urls = tail.map((t) => `https://example.com/${'ab/'.repeat(21845)}${t}`);
     for (const profile of PROFILES) expect(expectReference(body, urls, profile).status().states).toBeGreaterThan(1);
   });
+});
+
+describe('wildcard DFA: the plain rules taken in (their verdicts need no trie walk)', () => {
+  const wildcards = Array.from({ length: DFA_MIN_RULES }, (_v, i) => `Disallow: /*?*f${i}=`);
+  const bodyOf = (plain: readonly string[]): string => `User-agent: bot\n${[...wildcards, ...plain].join('\n')}\n`;
+
+  it('one rule per node and kind: prefix rules end in a match, exact ones at the path\'s end; the earliest line of a pattern decides', () => {
+    // Nodes /, /a (prefix and exact disallow), /a/b, /ab (exact allow): five rules; the
+    // second `Disallow: /a` is the same rule (its node keeps the earlier line).
+    const plain = ['Allow: /', 'Disallow: /a', 'Disallow: /a$', 'Allow: /a/b', 'Disallow: /a', 'Allow: /ab$', 'Disallow: /ab/c?d'];
+    const urls = ['/', '/a', '/a/', '/a/b', '/a/bc', '/ab', '/abc', '/ab/c?d', '/ab/c?d&f3=1', '/a?f3=', '/x'].map((u) => `https://example.com${u}`);
+    for (const profile of PROFILES) {
+      const placed = expectReference(bodyOf(plain), urls, profile);
+      expect(placed.status()).toMatchObject({ plainRules: 6, enabled: true, mode: 'carry', flushes: 0 });
+      // The second `Disallow: /a` (line 38) never decides: its node holds line 35's rule.
+      expect(placed.judge(['https://example.com/a/x'], true)).toEqual([{ allowed: false, line: DFA_MIN_RULES + 3 }]);
+    }
+  });
+
+  const plainPattern = fc.tuple(fc.array(fc.constantFrom(...PIECES, 'c', 'x/'), { minLength: 0, maxLength: 4 }), fc.boolean())
+    .map(([parts, exact]) => `/${parts.join('')}${exact ? '$' : ''}`);
+  it(`${RUNS} generated groups of up to 80 plain rules (shared prefixes, exact, empty) and ${DFA_MIN_RULES}+ wildcard rules × ${URLS_PER_RUN} URLs`, () => {
+    let folded = 0;
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.array(rule(pattern), { minLength: DFA_MIN_RULES, maxLength: DFA_MIN_RULES + 20 }), fc.array(rule(fc.oneof(plainPattern, plain)), { minLength: 1, maxLength: 80 })),
+        fc.array(url, { minLength: URLS_PER_RUN, maxLength: URLS_PER_RUN }),
+        ([wild, plains], urls) => {
+          const body = `User-agent: bot\n${[...plains, ...wild].join('\n')}\n`;
+          for (const profile of PROFILES) if (expectReference(body, urls, profile).status().plainRules > 0) folded++;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    expect(folded).toBeGreaterThan(RUNS);
+  }, 120_000);
+
+  it(`FOLD_POSITIONS (${FOLD_POSITIONS}) plain positions are taken in, one more is not; both give the reference's verdicts`, () => {
+    // 512 plain rules of 15 bytes: 512 × (15 + 1) positions.
+    expect(FOLD_POSITIONS).toBe(512 * 16);
+    const plain = (last: number): string[] => Array.from({ length: 512 }, (_v, i) => `Disallow: /p${String(i).padStart(4, '0')}${'x'.repeat(i === 511 ? last : 9)}`);
+    const urls = ['/p0000xxxxxxxxx', '/p0511xxxxxxxxx', '/p0511xxxxxxxxxx', '/p0511xxxxxxxxxx?f1=', '/p0007', '/q?f2=', '/p0100xxxxxxxxxyz'].map((u) => `https://example.com${u}`);
+    for (const profile of PROFILES) {
+      expect(expectReference(bodyOf(plain(9)), urls, profile).status().plainRules).toBe(512);
+      expect(expectReference(bodyOf(plain(10)), urls, profile).status().plainRules).toBe(0);
+    }
+  });
+
+  it('a folded DFA whose states outgrow the cache (each plain rule matched starts its own copy of the wildcard states) lays itself out again without them, exactly', () => {
+    // 300 plain prefixes, each followed by query strings that walk the wildcard states:
+    // folded, ~300 copies of them; laid out again, about a hundred states in all.
+    const r = random(41);
+    const lines = ['User-agent: bot', ...wildcards];
+    for (let i = 0; i < 300; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`);
+    const body = `${lines.join('\n')}\n`;
+    const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % 300}/${randomWord(r, 'abf1=', 8)}?${randomWord(r, 'f0123456789=&', 12)}`);
+    expectReference(body, urls.slice(0, 300), 'rfc');
+    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+    expect(placed.status()).toMatchObject({ plainRules: 300, states: 0 });
+    const dfa = placed.judge(urls, true);
+    expect(placed.status()).toMatchObject({ plainRules: 0, flushes: 1, enabled: true, mode: 'carry' });
+    expect(dfa).toEqual(placed.judge(urls, false));
+    // Laid out again, the table's paths need the walk: the same answers through the DFA.
+    expect(placed.judge(urls, true)).toEqual(dfa);
+    const matcher = Robots.parse(body).forAgent('bot');
+    expect(urls.slice(0, 500).map((u) => matcher.isAllowed(u))).toEqual(dfa.slice(0, 500).map((v) => v.allowed));
+  }, 120_000);
 });

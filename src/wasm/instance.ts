@@ -16,7 +16,7 @@ export interface WasmExports {
   indexTable(table: number, index: number): void;
   /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
   automatonStates(table: number, index: number): number;
-  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4) and mode (5: 0 states carry the bests, 1 a step's matches); 0: none (a diagnostic). */
+  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4), mode (5: 0 states carry the bests, 1 a step's matches) and plain rules taken in (6); 0: none (a diagnostic). */
   dfaStatus(table: number, index: number, what: number): number;
   /** Gives up that RuleIndex's DFA now, as a cache that keeps filling does: a crowd takes its automaton at its next path (a diagnostic for tests). */
   dropDfa(table: number, index: number): void;
@@ -28,6 +28,8 @@ export interface WasmExports {
   readonly dfaTrialRules: WebAssembly.Global;
   /** Paths of a trial's window (assembly/dfa.ts TRIAL_PATHS). */
   readonly dfaTrialPaths: WebAssembly.Global;
+  /** Most positions (pattern bytes plus one per rule) of the plain rules a DFA takes in (assembly/dfa.ts FOLD_POSITIONS). */
+  readonly dfaFoldPositions: WebAssembly.Global;
   /** Turns the wildcard DFA on (1, the default) or off (0) for every table of this instance: rule by rule, same verdicts. */
   useDfa(on: number): void;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */

@@ -45,8 +45,8 @@ export class PlacedTable {
     return Array.from(verdicts, (v, i) => ({ allowed: v === 1, line: decided[i]! }));
   }
 
-  /** The DFA's cached states, flushes, whether it is in use, its trial's window (paths left, rule matches counted) and its mode (dfaStatus). */
-  status(): { states: number; flushes: number; enabled: boolean; trialLeft: number; trialCalls: number; mode: 'carry' | 'step' } {
+  /** The DFA's cached states, flushes, whether it is in use, its trial's window (paths left, rule matches counted), its mode and the plain rules it took in (dfaStatus). */
+  status(): { states: number; flushes: number; enabled: boolean; trialLeft: number; trialCalls: number; mode: 'carry' | 'step'; plainRules: number } {
     return {
       states: this.exports.dfaStatus(this.at, this.index, 0),
       flushes: this.exports.dfaStatus(this.at, this.index, 1),
@@ -54,6 +54,7 @@ export class PlacedTable {
       trialLeft: this.exports.dfaStatus(this.at, this.index, 3),
       trialCalls: this.exports.dfaStatus(this.at, this.index, 4),
       mode: this.exports.dfaStatus(this.at, this.index, 5) === 1 ? 'step' : 'carry',
+      plainRules: this.exports.dfaStatus(this.at, this.index, 6),
     };
   }
 }
