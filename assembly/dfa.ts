@@ -151,11 +151,12 @@ export const DFA_TRIAL_RULES: u32 = 8;
 export const TRIAL_PATHS: u32 = 512;
 /**
  * Rule matches (`wildcardMatches` calls) per path, times 2, from which a trial turns the
- * DFA on: 1.5 a path. On the corpus's tables of 8–31 wildcard rules, matched through the DFA
- * against rule by rule, the geometric mean of the cost ratio was 1.10–1.21 below one call
- * per path, 0.99 at 1–1.5, 0.87 at 1.5–2, 0.76 at 2–3 and 0.3–0.7 above.
+ * DFA on: 0.5 a path. With the plain rules folded in (no trie walk after the scan), the
+ * sweep's 728 tables of 8–31 wildcard rules cost 0.915× (geometric mean; p10 0.78, p90
+ * 1.02) what they cost with the threshold at 1.5 a path, and 0.926× (p90 1.11) with the
+ * DFA on after any window (bench/compare.mjs, A/A 0.998–1.000).
  */
-const TRIAL_CALLS_X2: u32 = 3;
+export const TRIAL_CALLS_X2: u32 = 1;
 /** Region bytes: DFA_BASE + DFA_PER_RULE × wildcard rules, at most DFA_CAP. */
 export const DFA_BASE: u32 = 64 << 10;
 export const DFA_PER_RULE: u32 = 8 << 10;

@@ -32,6 +32,8 @@ const DFA_MIN_RULES = instantiate().dfaMinRules.value as number;
 /** Wildcard rules from which a table gets a DFA on trial, and the trial's window in paths (DFA_TRIAL_RULES, TRIAL_PATHS). */
 const DFA_TRIAL_RULES = instantiate().dfaTrialRules.value as number;
 const TRIAL_PATHS = instantiate().dfaTrialPaths.value as number;
+/** Rule matches per path from which a trial's window turns the DFA on (TRIAL_CALLS_X2 / 2). */
+const TRIAL_CALLS = (instantiate().dfaTrialCallsX2.value as number) / 2;
 /** Most positions (pattern bytes plus one per rule) of the plain rules a DFA takes in (FOLD_POSITIONS). */
 const FOLD_POSITIONS = instantiate().dfaFoldPositions.value as number;
 // Not a multiple of 4: the last few paths of a batch are judged without the four-lane scan.
@@ -131,7 +133,7 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
   // A path of one byte: shorter than every rule, so no rule is matched in full.
   const light = 'https://example.com/';
 
-  it('rule matches are counted per path; a window averaging TRIAL_CALLS_X2 / 2 (1.5) or more turns the DFA on, one just below opens the next window', () => {
+  it(`rule matches are counted per path; a window averaging TRIAL_CALLS_X2 / 2 (${TRIAL_CALLS}) or more turns the DFA on, one just below opens the next window`, () => {
     expect(costly.length).toBeGreaterThanOrEqual(DFA_TRIAL_RULES);
     expect(costly.length).toBeLessThan(DFA_MIN_RULES);
     const table = Robots.parse(body).forAgent('bot').table;
@@ -141,8 +143,9 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     probe.judge([heavy(1)], true);
     const perHeavy = probe.status().trialCalls;
     expect(perHeavy).toBeGreaterThanOrEqual(2);
-    // The fewest heavy paths whose matches reach 1.5 per path over a window.
-    const needed = Math.ceil((1.5 * TRIAL_PATHS) / perHeavy);
+    // The fewest heavy paths whose matches reach TRIAL_CALLS per path over a window.
+    expect(TRIAL_CALLS).toBeGreaterThan(0);
+    const needed = Math.ceil((TRIAL_CALLS * TRIAL_PATHS) / perHeavy);
     const window = (heavyPaths: number): string[] => Array.from({ length: TRIAL_PATHS }, (_v, i) => (i < heavyPaths ? heavy(1) : light));
 
     const below = new Placed(table);

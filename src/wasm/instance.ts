@@ -28,6 +28,8 @@ export interface WasmExports {
   readonly dfaTrialRules: WebAssembly.Global;
   /** Paths of a trial's window (assembly/dfa.ts TRIAL_PATHS). */
   readonly dfaTrialPaths: WebAssembly.Global;
+  /** Rule matches per path, times 2, from which a trial's window turns the DFA on (assembly/dfa.ts TRIAL_CALLS_X2). */
+  readonly dfaTrialCallsX2: WebAssembly.Global;
   /** Most positions (pattern bytes plus one per rule) of the plain rules a DFA takes in (assembly/dfa.ts FOLD_POSITIONS). */
   readonly dfaFoldPositions: WebAssembly.Global;
   /** Turns the wildcard DFA on (1, the default) or off (0) for every table of this instance: rule by rule, same verdicts. */
