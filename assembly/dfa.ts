@@ -23,9 +23,10 @@
 // of 55 to 159 wildcard rules). The fold is
 // dropped (`flush`: the region laid out again without it, in MODE_CARRY) at its first
 // flush: a plain rule matched is a best carried on, so each one a workload matches starts
-// its own copy of the wildcard states that follow (the corpus's workloads: 309 of the 515
-// DFA tables in use kept their fold, 178 dropped it). Folded only when the plain rules
-// have FOLD_POSITIONS positions or fewer and the region keeps room for states.
+// its own copy of the wildcard states that follow (DFA_PER_RULE leaves room for them: on
+// the sweep's workloads, 801 of the 952 DFA tables in use keep their fold, 62 drop it, and
+// 89 never fold). Folded only when the plain rules have FOLD_POSITIONS positions or fewer
+// and the region keeps room for states.
 //
 // A DFA state is a set of positions plus a record of matches (best allow and disallow:
 // priority, then earliest line, as match.ts's loop ranks them). Greedy placement keeps
@@ -84,8 +85,8 @@
 // cache in both modes within their first 20,000 paths.
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
-// wildcard rule, at most DFA_CAP: sized from the table's header so the host can place the
-// RuleIndex). When the positions leave less than DFA_MIN_ARENA bytes for states, the DFA
+// wildcard rule, DFA_TRIAL_PER_RULE below DFA_MIN_RULES, at most DFA_CAP: sized from the
+// table's header so the host can place the RuleIndex). When the positions leave less than DFA_MIN_ARENA bytes for states, the DFA
 // stays off (with the plain rules: it is laid out without them).
 //
 // Why one file of ~1,000 lines: the region's layout, the build that writes states into it and
@@ -157,9 +158,18 @@ export const TRIAL_PATHS: u32 = 512;
  * DFA on after any window (bench/compare.mjs, A/A 0.998–1.000).
  */
 export const TRIAL_CALLS_X2: u32 = 1;
-/** Region bytes: DFA_BASE + DFA_PER_RULE × wildcard rules, at most DFA_CAP. */
+/**
+ * Region bytes: DFA_BASE + DFA_PER_RULE × wildcard rules (DFA_TRIAL_PER_RULE below
+ * DFA_MIN_RULES, whose region often stays unused), at most DFA_CAP. A folded DFA needs
+ * more states (header); at 8 KiB a rule, 178 of the sweep's 515 DFA tables in use dropped
+ * their fold at the first flush (retail's too), at 12 KiB 62 of 952. At 12 KiB for tables of 32 or more rules, the sweep's
+ * 427 such tables cost 0.927× (geometric mean; p10 0.783) and the 4,686 corpus agents
+ * take 459 MB instead of 392 MB placed (the largest agent is still www.sophos.com's
+ * 1,036,436 bytes: those near DFA_CAP already had it).
+ */
 export const DFA_BASE: u32 = 64 << 10;
-export const DFA_PER_RULE: u32 = 8 << 10;
+export const DFA_PER_RULE: u32 = 12 << 10;
+export const DFA_TRIAL_PER_RULE: u32 = 8 << 10;
 export const DFA_CAP: u32 = 768 << 10;
 /** Least arena left for states, else no DFA. */
 const DFA_MIN_ARENA: u32 = 32 << 10;
@@ -260,7 +270,8 @@ const BUILT: usize = memory.data(16, 16);
 /** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
 export function dfaBytesFor(flags: u32, wildcardCount: u32): u32 {
   if (wildcardCount < DFA_TRIAL_RULES) return 0;
-  return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * DFA_PER_RULE, DFA_CAP);
+  const perRule = wildcardCount < DFA_MIN_RULES ? DFA_TRIAL_PER_RULE : DFA_PER_RULE;
+  return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * perRule, DFA_CAP);
 }
 
 /** Off: every table is matched rule by rule (`useDfa`, for tests and benchmarks that compare the two). */
