@@ -335,6 +335,12 @@ function mergeLane(k: u32, best: usize): u32 {
 /** A reach record (rule-index.ts R_* layout) of no rule: the plain rules' part of a verdict the DFA gave whole. */
 const NO_RULES: usize = memory.data<i32>([-1, 0, -1, 0]);
 
+/** The verdict of entry k of the DFA's path verdicts alone (a DFA that took the plain rules in), setting decidedLine. */
+@inline function laneVerdict(k: u32): u32 {
+  const ends = PATH_ENDS + (<usize>k << 4);
+  return verdictOf(load<i32>(ends), load<u32>(ends, 4), load<i32>(ends, 8), load<u32>(ends, 12));
+}
+
 // Paths waiting for decideQueued: up to QUEUE_CAP (u32 address, length and output slot each).
 const QUEUE_PATHS: usize = memory.data(4 * QUEUE_CAP, 16);
 const QUEUE_LENGTHS: usize = memory.data(4 * QUEUE_CAP, 16);
@@ -383,7 +389,7 @@ export function decideQueued(table: usize, index: usize, out: usize, linesOut: u
     const slot = <usize>load<u32>(QUEUE_SLOTS + (<usize>k << 2));
     let verdict: u32;
     if ((scanned & (1 << k)) != 0) {
-      verdict = mergeLane(k, folds ? NO_RULES : walkTrie(table, index, path, len));
+      verdict = folds ? laneVerdict(k) : mergeLane(k, walkTrie(table, index, path, len));
     } else {
       verdict = decide(table, index, path, len);
     }
