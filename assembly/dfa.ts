@@ -319,21 +319,67 @@ export function stepDfa(dfa: usize): void {
  */
 export function buildDfa(table: usize, dfa: usize, bytes: u32): void {
   if (bytes == 0) return;
-  if (layOut(table, dfa, bytes, true)) return;
-  // The plain rules did not fit (positions, classes or room): the wildcard rules alone.
-  memory.fill(dfa, 0, bytes);
-  layOut(table, dfa, bytes, false);
+  const plainRules = plainRulesToFold(table, dfa, bytes);
+  if (plainRules != 0 && layOut(table, dfa, bytes, plainRules)) return;
+  // Without the plain rules (a folded layout that did not fit left part of itself).
+  if (plainRules != 0) memory.fill(dfa, 0, bytes);
+  layOut(table, dfa, bytes, 0);
+}
+
+/** Positions of the plain rules `plainRulesToFold` counted last. */
+let plainPositions: u32 = 0;
+
+/**
+ * The plain rules of `table` that the region at `dfa` (`bytes`, zeroed) can take in, 0
+ * when none or when they would not fit (FOLD_POSITIONS, room): their count, with their
+ * positions in `plainPositions`. Each trie node's depth and parent are left in the
+ * region's last 8 × nodeCount bytes (parents come before their children: validate.ts),
+ * where meta records grow later; zeroed again when the answer is 0. O(nodes).
+ */
+function plainRulesToFold(table: usize, dfa: usize, bytes: u32): u32 {
+  const nodeCount = load<u32>(table, H_NODE_COUNT);
+  const nodes = table + load<u32>(table, H_NODES_OFFSET);
+  const arenaEnd = bytes & ~15;
+  if (<u64>nodeCount * 8 + DFA_MIN_ARENA > <u64>arenaEnd) return 0;
+  const links = dfa + arenaEnd - <usize>nodeCount * 8;
+  let rules: u32 = 0;
+  let positions: u64 = 0;
+  // Invariant: the depths and parents of nodes [0, k] are written; positions ≤
+  // FOLD_POSITIONS + the depth of one node, so the sum cannot wrap.
+  for (let k: u32 = 0; k < nodeCount && positions <= FOLD_POSITIONS; k++) {
+    const node = nodes + <usize>k * NODE_SIZE;
+    const depth = load<u32>(links + (<usize>k << 3));
+    const first = load<u32>(node, N_FIRST_CHILD);
+    const children = load<u32>(node, N_CHILD_COUNT);
+    for (let c = first; c < first + children; c++) {
+      const child = links + (<usize>c << 3);
+      store<u32>(child, depth + load<u32>(nodes + <usize>c * NODE_SIZE, N_LABEL_LENGTH));
+      store<u32>(child, k, 4);
+    }
+    for (let f: u32 = 0; f < 4; f++) {
+      if (load<u32>(node + N_PREFIX_ALLOW + (f << 2)) == 0) continue;
+      rules++;
+      positions += <u64>depth + 1;
+    }
+  }
+  if (rules == 0 || positions > FOLD_POSITIONS) {
+    memory.fill(links, 0, <usize>nodeCount * 8);
+    return 0;
+  }
+  plainPositions = <u32>positions;
+  return rules;
 }
 
 /**
- * buildDfa's work, with or without the plain rules (`fold`): false when the region cannot
- * hold it (then the region may hold part of a layout, and the caller zeroes it).
+ * buildDfa's work, with `plainRules` plain rules folded in (0: none; else as
+ * plainRulesToFold left them): false when the region cannot hold it (then it may hold
+ * part of a layout, and the caller zeroes it).
  */
-function layOut(table: usize, dfa: usize, bytes: u32, fold: bool): bool {
+function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
   const count = load<u32>(table, H_WILDCARD_COUNT);
   const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
   const segments = table + load<u32>(table, H_SEGMENTS_OFFSET);
-  // Positions: each piece byte, plus the end of each rule.
+  // Positions: each piece byte, plus the end of each rule; then the plain rules'.
   let positions: u32 = 0;
   for (let r: u32 = 0; r < count; r++) {
     const rule = wild + <usize>r * WILDCARD_SIZE;
@@ -342,38 +388,12 @@ function layOut(table: usize, dfa: usize, bytes: u32, fold: bool): bool {
     for (let s: u32 = 0; s < pieces; s++) positions += load<u32>(segs + <usize>s * SEGMENT_SIZE, S_LENGTH);
     positions++;
   }
-  // The plain rules (trie nodes' prefix and exact rules): each one's bytes, plus its end.
-  // Each node's depth and parent go to the region's last 8 × nodeCount bytes for now
-  // (parents come before their children: validate.ts), where meta records grow later.
+  const fold = plainRules != 0;
   const nodeCount = load<u32>(table, H_NODE_COUNT);
   const nodes = table + load<u32>(table, H_NODES_OFFSET);
-  let plainRules: u32 = 0;
   const arenaEnd = bytes & ~15;
   const links = <usize>arenaEnd - <usize>nodeCount * 8;
-  if (fold) {
-    if (<u64>nodeCount * 8 + DFA_MIN_ARENA > <u64>arenaEnd) return false;
-    let plainPositions: u32 = 0;
-    store<u32>(dfa + links, 0);
-    store<u32>(dfa + links, 0, 4);
-    for (let k: u32 = 0; k < nodeCount; k++) {
-      const node = nodes + <usize>k * NODE_SIZE;
-      const depth = load<u32>(dfa + links + (<usize>k << 3));
-      const first = load<u32>(node, N_FIRST_CHILD);
-      const children = load<u32>(node, N_CHILD_COUNT);
-      for (let c = first; c < first + children; c++) {
-        const child = dfa + links + (<usize>c << 3);
-        store<u32>(child, depth + load<u32>(nodes + <usize>c * NODE_SIZE, N_LABEL_LENGTH));
-        store<u32>(child, k, 4);
-      }
-      for (let f: u32 = 0; f < 4; f++) {
-        if (load<u32>(node + N_PREFIX_ALLOW + (f << 2)) == 0) continue;
-        plainRules++;
-        plainPositions += depth + 1;
-      }
-    }
-    if (plainRules == 0 || plainPositions > FOLD_POSITIONS) return false;
-    positions += plainPositions;
-  }
+  if (fold) positions += plainPositions;
   const rules = count + plainRules;
   const posAt = D_HEADER;
   const rulesAt = (posAt + positions * POS_SIZE + 15) & ~15;
@@ -535,7 +555,7 @@ function flush(table: usize, dfa: usize): void {
   if (dfaFolds(dfa)) {
     const bytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT));
     memory.fill(dfa, 0, bytes);
-    layOut(table, dfa, bytes, false);
+    layOut(table, dfa, bytes, 0);
     store<u32>(dfa, flushes, D_FLUSHES);
     store<u32>(dfa, 0, D_TRIAL);
     store<u32>(dfa, DFA_ON, D_ENABLED);
