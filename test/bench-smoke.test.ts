@@ -1,4 +1,4 @@
-// bench/run.mjs --smoke, bench/linear.mjs --smoke and bench/instructions.mjs on a small corpus: the benchmarks still run end to end (numbers are not checked).
+// bench/run.mjs --smoke, bench/linear.mjs --smoke, bench/instructions.mjs and bench/agent-memory.mjs on a small corpus: the benchmarks still run end to end (numbers are not checked).
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -143,5 +143,41 @@ describe('bench/instructions.mjs on a small corpus', () => {
     const none = spawnSync(process.execPath, [join(root, 'bench', 'instructions.mjs'), '--corpus', join(corpus, 'missing')], { cwd: root, encoding: 'utf8' });
     expect(none.status).toBe(0);
     expect(none.stdout).toMatch(/^instructions: skipped, no corpus/m);
+  });
+});
+
+describe('bench/agent-memory.mjs', () => {
+  const corpus = mkdtempSync(join(tmpdir(), 'agent-memory-'));
+  mkdirSync(join(corpus, 'robots'));
+  writeFileSync(join(corpus, 'robots', 'a.example.txt'), 'User-agent: *\nDisallow: /private\n');
+  const wild = Array.from({ length: 40 }, (_v, k) => `Disallow: /*?*f${k}=`);
+  writeFileSync(join(corpus, 'robots', 'b.example.txt'), `User-agent: Googlebot\n${wild.join('\n')}\nUser-agent: *\nDisallow: /\n`);
+  afterAll(() => rmSync(corpus, { recursive: true, force: true }));
+  const script = join(root, 'bench', 'agent-memory.mjs');
+
+  it('adds up each agent\'s table and RuleIndex, and names the largest', () => {
+    const run = spawnSync(process.execPath, [script, '--corpus', corpus], { cwd: root, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^machine: nproc \d+, .+, node v\d+/m);
+    const sum = /^agents 4, table \+ RuleIndex bytes in all (\d+), over 1 MiB: 0$/m.exec(run.stdout);
+    expect(sum).not.toBeNull();
+    const rows = run.stdout.split('\n').filter((l) => l.startsWith('robots/'));
+    expect(rows).toHaveLength(4);
+    // The 40-rule Googlebot group gets a DFA cache: the largest agent, its RuleIndex past 64 KiB.
+    const first = /^robots\/b\.example\.txt {2}Googlebot {2}(\d+) bytes \(table (\d+), RuleIndex (\d+)\)$/.exec(rows[0]!);
+    expect(first).not.toBeNull();
+    expect(Number(first![3])).toBeGreaterThan(64 << 10);
+    expect(Number(first![1])).toBe(Number(first![2]) + Number(first![3]));
+    const bytes = rows.map((r) => Number(/ (\d+) bytes/.exec(r)![1]));
+    expect(bytes.reduce((a, b) => a + b, 0)).toBe(Number(sum![1]));
+  });
+
+  it('runs on stand-ins with --smoke, and refuses a --corpus without robots/', () => {
+    const smoke = spawnSync(process.execPath, [script, '--smoke'], { cwd: root, encoding: 'utf8' });
+    expect(smoke.status, smoke.stderr).toBe(0);
+    expect(smoke.stdout).toMatch(/^agents 6, table \+ RuleIndex bytes in all \d+, over 1 MiB: 0$/m);
+    const bad = spawnSync(process.execPath, [script, '--corpus', join(corpus, 'missing')], { cwd: root, encoding: 'utf8' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('has no robots/ folder');
   });
 });
