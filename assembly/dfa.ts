@@ -545,13 +545,15 @@ function empty(dfa: usize): void {
 
 /**
  * Empties the full cache of `table`'s DFA; STRIKE_LIMIT flushes in a row of a cache that
- * filled too fast turn the DFA off, and so does a crowd's first flush.
+ * filled too fast turn the DFA off, and so does a crowd's first flush in MODE_STEP. A
+ * folded DFA is laid out again without its plain rules instead (header).
  */
 function flush(table: usize, dfa: usize): void {
   const flushes = load<u32>(dfa, D_FLUSHES) + 1;
   // A DFA that took the plain rules in drops them at its first flush: their matches,
   // carried in the states, multiply them (a copy of the wildcard states after each plain
-  // rule a workload matches). The table is laid out again as if never folded, its DFA on.
+  // rule a workload matches). The table is laid out again as if never folded, its DFA on
+  // (a flush comes only from a scan, so the DFA was in use).
   if (dfaFolds(dfa)) {
     const bytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT));
     memory.fill(dfa, 0, bytes);
