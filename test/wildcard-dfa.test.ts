@@ -339,8 +339,8 @@ describe('wildcard DFA: the plain rules taken in (their verdicts need no trie wa
   const bodyOf = (plain: readonly string[]): string => `User-agent: bot\n${[...wildcards, ...plain].join('\n')}\n`;
 
   it('one rule per node and kind: prefix rules end in a match, exact ones at the path\'s end; the earliest line of a pattern decides', () => {
-    // Nodes /, /a (prefix and exact disallow), /a/b, /ab (exact allow): five rules; the
-    // second `Disallow: /a` is the same rule (its node keeps the earlier line).
+    // Nodes /, /a (prefix and exact disallow), /a/b, /ab (exact allow), /ab/c?d: six
+    // rules; the second `Disallow: /a` is the same rule (its node keeps the earlier line).
     const plain = ['Allow: /', 'Disallow: /a', 'Disallow: /a$', 'Allow: /a/b', 'Disallow: /a', 'Allow: /ab$', 'Disallow: /ab/c?d'];
     const urls = ['/', '/a', '/a/', '/a/b', '/a/bc', '/ab', '/abc', '/ab/c?d', '/ab/c?d&f3=1', '/a?f3=', '/x'].map((u) => `https://example.com${u}`);
     for (const profile of PROFILES) {
