@@ -419,8 +419,7 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
       const m = load<u32>(seg, S_LENGTH);
       for (let k: u32 = 0; k < m; k++) {
         const c = <u32>load<u8>(at + k);
-        if (!classify(dfa, c, classes)) return false;
-        if (load<u8>(dfa + D_CLASS_OF + c) == classes) classes++;
+        if ((classes = classify(dfa, c, classes)) == 0) return false;
         const pos = dfa + posAt + <usize>p * POS_SIZE;
         store<u32>(pos, r, P_RULE);
         store<u8>(pos, <u8>c, P_BYTE);
@@ -464,8 +463,7 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
         const to = load<u32>(dfa + links + (<usize>m << 3)) - labelLength;
         for (let j: u32 = 0; j < labelLength; j++) {
           const c = <u32>load<u8>(label + j);
-          if (!classify(dfa, c, classes)) return false;
-          if (load<u8>(dfa + D_CLASS_OF + c) == classes) classes++;
+          if ((classes = classify(dfa, c, classes)) == 0) return false;
           const pos = dfa + posAt + <usize>(p + to + j) * POS_SIZE;
           store<u32>(pos, r, P_RULE);
           store<u8>(pos, <u8>c, P_BYTE);
@@ -500,14 +498,15 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
 }
 
 /**
- * Gives byte c a class if it has none (the next one, `classes`): false when all 255 are
- * taken. Class 0 is every byte no piece has; a table whose pieces use every byte gets no DFA.
+ * Gives byte c a class if it has none (the next one, `classes`) and returns the classes
+ * then in use, or 0 when all 255 are taken. Class 0 is every byte no piece has; a table
+ * whose pieces use every byte gets no DFA.
  */
-@inline function classify(dfa: usize, c: u32, classes: u32): bool {
-  if (load<u8>(dfa + D_CLASS_OF + c) != 0) return true;
-  if (classes == 256) return false;
+@inline function classify(dfa: usize, c: u32, classes: u32): u32 {
+  if (load<u8>(dfa + D_CLASS_OF + c) != 0) return classes;
+  if (classes == 256) return 0;
   store<u8>(dfa + D_CLASS_OF + c, <u8>classes);
-  return true;
+  return classes + 1;
 }
 
 /**
@@ -599,13 +598,13 @@ function flush(table: usize, dfa: usize): void {
 }
 
 /**
- * Records a match of the rule whose record (RULE) is at `rule` in the record at `to`:
- * priority, then the earliest line, as match.ts ranks rules.
+ * Records a match of the rule whose record (RULE) is at `rule` in BUILT: priority, then
+ * the earliest line, as match.ts ranks rules.
  */
-function record(rule: usize, to: usize): void {
+function record(rule: usize): void {
   const prio = load<i32>(rule, U_PRIORITY);
   const line = load<u32>(rule, U_LINE);
-  const at = to + (load<u32>(rule, U_KIND) == KIND_ALLOW ? 0 : 8);
+  const at = BUILT + (load<u32>(rule, U_KIND) == KIND_ALLOW ? 0 : 8);
   if (outranks(prio, line, load<i32>(at), load<u32>(at, 4))) {
     store<i32>(at, prio);
     store<u32>(at, line, 4);
@@ -719,7 +718,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   if (!carry) clearRecord(BUILT);
   for (let i: u32 = 0; i < length; i++) {
     const pos = posAt + <usize>load<u16>(set + (<usize>i << 1)) * POS_SIZE;
-    if (<u32>load<u8>(pos, P_KIND) == FINAL) record(rules + <usize>load<u32>(pos, P_RULE) * RULE_SIZE, BUILT);
+    if (<u32>load<u8>(pos, P_KIND) == FINAL) record(rules + <usize>load<u32>(pos, P_RULE) * RULE_SIZE);
   }
   memory.copy(meta + M_END, BUILT, 16);
   return (s >> 3) | (flags != 0 ? HEED : 0);
@@ -729,7 +728,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
 @inline function enter(rules: usize, posAt: usize, set: usize, n: u32, p: u32): u32 {
   const pos = posAt + <usize>p * POS_SIZE;
   if (<u32>load<u8>(pos, P_KIND) == MATCH) {
-    record(rules + <usize>load<u32>(pos, P_RULE) * RULE_SIZE, BUILT);
+    record(rules + <usize>load<u32>(pos, P_RULE) * RULE_SIZE);
     return n;
   }
   if (n != 0 && <u32>load<u16>(set + (<usize>(n - 1) << 1)) == p) return n;

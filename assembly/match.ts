@@ -232,7 +232,7 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
     // Every wildcard rule at once (dfa.ts, its verdict in entry 0 of PATH_ENDS; checked
     // first so that a table on trial makes no call), and the plain rules too when the DFA
     // took them in (dfaFolds, read after the scan: a flush may have laid it out again).
-    return mergeLane(0, dfaFolds(automaton) ? NO_RULES : walkTrie(table, index, path, len));
+    return dfaFolds(automaton) ? laneVerdict(0) : mergeLane(0, walkTrie(table, index, path, len));
   }
   // The plain rules (assembly/trie-walk.ts).
   const best = walkTrie(table, index, path, len);
@@ -331,9 +331,6 @@ function mergeLane(k: u32, best: usize): u32 {
     load<i32>(ends), load<u32>(ends, 4), load<i32>(ends, 8), load<u32>(ends, 12),
   );
 }
-
-/** A reach record (rule-index.ts R_* layout) of no rule: the plain rules' part of a verdict the DFA gave whole. */
-const NO_RULES: usize = memory.data<i32>([-1, 0, -1, 0]);
 
 /** The verdict of entry k of the DFA's path verdicts alone (a DFA that took the plain rules in), setting decidedLine. */
 @inline function laneVerdict(k: u32): u32 {
