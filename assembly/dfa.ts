@@ -854,8 +854,16 @@ function run(table: usize, dfa: usize, s: usize, path: usize, len: u32, misses: 
   return s;
 }
 
-/** Paths one `scanDfaQueue` call takes at most (its answer has a bit per path). */
-export const QUEUE_CAP: u32 = 32;
+/**
+ * Paths one `scanDfaQueue` call takes at most. Its last three paths end one at a time,
+ * each a chain of dependent loads: with 32 a call, those tails cost the DFA tables of the
+ * sweep 3–5% (bench/compare.mjs, 256 against 32: geometric means 0.950 for 32+ rules,
+ * 0.968 on trial, 0.964 for crowds).
+ */
+export const QUEUE_CAP: u32 = 256;
+
+/** DECIDED[k] is 1 when the last `scanDfaQueue` left path k's verdict in PATH_ENDS[k], else 0. */
+export const DECIDED: usize = memory.data(QUEUE_CAP, 16);
 
 /**
  * The verdict of each path of the last `scanDfaQueue` (of the last `scanDfa`: entry 0),
@@ -943,52 +951,50 @@ function fillClassRows(classAt: usize, rows: usize): void {
   }
 }
 
-/** `readAlone`'s answer when the cache filled up: nothing more can be read. */
-const CACHE_FULL: u32 = 0xffffffff;
-
 /**
- * Reads path[0, left) of path `id` (< 32) on its own from the state at row offset s,
- * `misses` states already built for it: the path's bit with its verdict in PATH_ENDS[id],
- * 0 when it spent MISS_BUDGET, or CACHE_FULL.
+ * Reads path[0, left) of path `id` (< QUEUE_CAP) on its own from the state at row offset
+ * s, `misses` states already built for it: its verdict goes to PATH_ENDS[id] and
+ * DECIDED[id] (left 0 when it spent MISS_BUDGET). False when the cache filled up:
+ * nothing more can be read.
  */
-function readAlone(table: usize, dfa: usize, s: usize, path: usize, left: u32, misses: u32, id: u32): u32 {
+function readAlone(table: usize, dfa: usize, s: usize, path: usize, left: u32, misses: u32, id: u32): bool {
   const e = run(table, dfa, s, path, left, misses, id);
-  if (e == RUN_FULL) return CACHE_FULL;
-  if (e == RUN_BUDGET) return 0;
+  if (e == RUN_FULL) return false;
+  if (e == RUN_BUDGET) return true;
   endPath(dfa, e, id, carries(dfa));
-  return 1 << id;
+  store<u8>(DECIDED + id, 1);
+  return true;
 }
 
 /**
  * Runs n ≤ QUEUE_CAP paths (paths[k], lens[k]: u32 arrays) through the DFA, LANES at a
- * time: returns a mask whose bit k is set when path k's verdict is in PATH_ENDS[k].
- * A path without its bit (it spent MISS_BUDGET, or the cache filled up, after which no
- * path is read further) must be judged on its own. Each step advances four paths, whose
+ * time: DECIDED[k] is set to 1 when path k's verdict is in PATH_ENDS[k], else 0. A path
+ * left at 0 (it spent MISS_BUDGET, or the cache filled up, after which no path is read
+ * further) must be judged on its own. Each step advances four paths, whose
  * loads do not depend on each other; a lane whose path ended or went DEAD takes the next
  * path, so that the lanes stay busy until fewer than LANES paths are left, which then end
  * one at a time as `scanDfa` reads a path.
  */
-export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize, n: u32): u32 {
-  if (!dfaEnabled(dfa) || n == 0) return 0;
+export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize, n: u32): void {
+  memory.fill(DECIDED, 0, n);
+  if (!dfaEnabled(dfa) || n == 0) return;
   const start = load<u32>(dfa, D_START);
   const t = start != 0 ? start & 0xffff : startState(table, dfa);
-  if (t == UNKNOWN) return 0;
+  if (t == UNKNOWN) return;
   store<u32>(dfa, load<u32>(dfa, D_PATHS) + n, D_PATHS);
   const first = <usize>(t & ~HEED) << 3;
   const carry = carries(dfa);
-  let done: u32 = 0;
   if (isDead(dfa, first)) {
     for (let k: u32 = 0; k < n; k++) { beginPath(dfa, first, k, carry); endPath(dfa, first, k, carry); }
-    return n >= 32 ? 0xffffffff : (1 << n) - 1;
+    memory.fill(DECIDED, 1, n);
+    return;
   }
   if (n < LANES) {
     for (let k: u32 = 0; k < n; k++) {
       beginPath(dfa, first, k, carry);
-      const bit = readAlone(table, dfa, first, <usize>load<u32>(paths + (<usize>k << 2)), load<u32>(lens + (<usize>k << 2)), 0, k);
-      if (bit == CACHE_FULL) return done;
-      done |= bit;
+      if (!readAlone(table, dfa, first, <usize>load<u32>(paths + (<usize>k << 2)), load<u32>(lens + (<usize>k << 2)), 0, k)) return;
     }
-    return done;
+    return;
   }
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);
   const classAt = dfa + D_CLASS_AT;
@@ -1050,10 +1056,10 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
       let t2 = <u32>load<u16>(rows + s2 + <usize>load<u16>(classAt + (c2 << 1)));
       let t3 = <u32>load<u16>(rows + s3 + <usize>load<u16>(classAt + (c3 << 1)));
       i++;
-      if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return done; }
-      if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return done; }
-      if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return done; }
-      if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return done; }
+      if (t0 == UNKNOWN) { if (++m0 > MISS_BUDGET) { t0 = <u32>(s0 >> 3); ended |= 0x11; } else if ((t0 = step(table, dfa, s0, c0)) == UNKNOWN) return; }
+      if (t1 == UNKNOWN) { if (++m1 > MISS_BUDGET) { t1 = <u32>(s1 >> 3); ended |= 0x22; } else if ((t1 = step(table, dfa, s1, c1)) == UNKNOWN) return; }
+      if (t2 == UNKNOWN) { if (++m2 > MISS_BUDGET) { t2 = <u32>(s2 >> 3); ended |= 0x44; } else if ((t2 = step(table, dfa, s2, c2)) == UNKNOWN) return; }
+      if (t3 == UNKNOWN) { if (++m3 > MISS_BUDGET) { t3 = <u32>(s3 >> 3); ended |= 0x88; } else if ((t3 = step(table, dfa, s3, c3)) == UNKNOWN) return; }
       // MODE_CARRY: HEED marks DEAD targets only, so the four bits are the lanes that ended.
       if (carry) ended |= (t0 & HEED) | ((t1 & HEED) << 1) | ((t2 & HEED) << 2) | ((t3 & HEED) << 3);
       else ended |= arrive(dfa, t0, id0, carry) | (arrive(dfa, t1, id1, carry) << 1) | (arrive(dfa, t2, id2, carry) << 2) | (arrive(dfa, t3, id3, carry) << 3);
@@ -1067,29 +1073,27 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
     r0 -= i; r1 -= i; r2 -= i; r3 -= i;
     // A lane whose path is decided records it and takes the next one, if any.
     if (r0 == 0 || (ended & 1) != 0) {
-      if ((ended & 0x10) == 0) { endPath(dfa, s0, id0, carry); done |= 1 << id0; }
+      if ((ended & 0x10) == 0) { endPath(dfa, s0, id0, carry); store<u8>(DECIDED + id0, 1); }
       if (k < n) { id0 = k; p0 = <usize>load<u32>(paths + (<usize>k << 2)); r0 = load<u32>(lens + (<usize>k << 2)); s0 = first; m0 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~1;
     }
     if (r1 == 0 || (ended & 2) != 0) {
-      if ((ended & 0x20) == 0) { endPath(dfa, s1, id1, carry); done |= 1 << id1; }
+      if ((ended & 0x20) == 0) { endPath(dfa, s1, id1, carry); store<u8>(DECIDED + id1, 1); }
       if (k < n) { id1 = k; p1 = <usize>load<u32>(paths + (<usize>k << 2)); r1 = load<u32>(lens + (<usize>k << 2)); s1 = first; m1 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~2;
     }
     if (r2 == 0 || (ended & 4) != 0) {
-      if ((ended & 0x40) == 0) { endPath(dfa, s2, id2, carry); done |= 1 << id2; }
+      if ((ended & 0x40) == 0) { endPath(dfa, s2, id2, carry); store<u8>(DECIDED + id2, 1); }
       if (k < n) { id2 = k; p2 = <usize>load<u32>(paths + (<usize>k << 2)); r2 = load<u32>(lens + (<usize>k << 2)); s2 = first; m2 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~4;
     }
     if (r3 == 0 || (ended & 8) != 0) {
-      if ((ended & 0x80) == 0) { endPath(dfa, s3, id3, carry); done |= 1 << id3; }
+      if ((ended & 0x80) == 0) { endPath(dfa, s3, id3, carry); store<u8>(DECIDED + id3, 1); }
       if (k < n) { id3 = k; p3 = <usize>load<u32>(paths + (<usize>k << 2)); r3 = load<u32>(lens + (<usize>k << 2)); s3 = first; m3 = 0; beginPath(dfa, first, k, carry); k++; } else live &= ~8;
     }
   }
   // Fewer than LANES paths left: each live lane finishes alone.
-  let bit: u32 = 0;
-  if ((live & 1) != 0) { if ((bit = readAlone(table, dfa, s0, p0, r0, m0, id0)) == CACHE_FULL) return done; done |= bit; }
-  if ((live & 2) != 0) { if ((bit = readAlone(table, dfa, s1, p1, r1, m1, id1)) == CACHE_FULL) return done; done |= bit; }
-  if ((live & 4) != 0) { if ((bit = readAlone(table, dfa, s2, p2, r2, m2, id2)) == CACHE_FULL) return done; done |= bit; }
-  if ((live & 8) != 0) { if ((bit = readAlone(table, dfa, s3, p3, r3, m3, id3)) == CACHE_FULL) return done; done |= bit; }
-  return done;
+  if ((live & 1) != 0 && !readAlone(table, dfa, s0, p0, r0, m0, id0)) return;
+  if ((live & 2) != 0 && !readAlone(table, dfa, s1, p1, r1, m1, id1)) return;
+  if ((live & 4) != 0 && !readAlone(table, dfa, s2, p2, r2, m2, id2)) return;
+  if ((live & 8) != 0) readAlone(table, dfa, s3, p3, r3, m3, id3);
 }
 
 /**

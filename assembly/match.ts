@@ -52,7 +52,7 @@ import { walkTrie } from './trie-walk';
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
-import { PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, dfaFolds, dfaGivenUp, notePath, scanDfa, scanDfaQueue } from './dfa';
+import { DECIDED, PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, dfaFolds, dfaGivenUp, notePath, scanDfa, scanDfaQueue } from './dfa';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -377,7 +377,7 @@ export function decideQueued(table: usize, index: usize, out: usize, linesOut: u
   const n = queued;
   queued = 0;
   const dfa = wildcardRegion(table, index);
-  const scanned = scanDfaQueue(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS, n);
+  scanDfaQueue(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS, n);
   // A DFA that holds the plain rules too (dfa.ts dfaFolds) gives whole verdicts: no walk.
   const folds = dfaFolds(dfa);
   for (let k: u32 = 0; k < n; k++) {
@@ -385,7 +385,7 @@ export function decideQueued(table: usize, index: usize, out: usize, linesOut: u
     const len = load<u32>(QUEUE_LENGTHS + (<usize>k << 2));
     const slot = <usize>load<u32>(QUEUE_SLOTS + (<usize>k << 2));
     let verdict: u32;
-    if ((scanned & (1 << k)) != 0) {
+    if (load<u8>(DECIDED + k) != 0) {
       verdict = folds ? laneVerdict(k) : mergeLane(k, walkTrie(table, index, path, len));
     } else {
       verdict = decide(table, index, path, len);

@@ -296,7 +296,7 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     expect(states).toBeLessThanOrEqual(97);
   });
 
-  it('the queue: batches of 1 to 100 paths of 1 to 300 bytes, some DEAD after two bytes, give the reference\'s verdict and line', () => {
+  it('the queue: batches of 1 to 600 paths of 1 to 300 bytes, some DEAD after two bytes, give the reference\'s verdict and line', () => {
     // Lanes take the next queued path when theirs ends or goes DEAD (assembly/dfa.ts
     // scanDfaQueue): lengths and DEAD points differ from path to path, and each batch size
     // ends on a partial queue of its own.
@@ -305,11 +305,12 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     const body = `User-agent: bot\n${rules.join('\n')}\n`;
     const r = random(17);
     const tails = ['.pdf', '?a=1', '/y/z', '', '?f9=2', '?f31=&a='];
-    const urls = Array.from({ length: 100 }, (_, i) => {
+    const urls = Array.from({ length: 600 }, (_, i) => {
       const head = i % 3 === 0 ? 'y' : 'x'; // "/y…" holds no position after two bytes: DEAD
       return `https://example.com/${head}${word(r, Math.floor(r() * 290))}${tails[i % tails.length]}`;
     });
-    for (const n of [1, 3, 4, 5, 31, 32, 33, 64, 65, 100]) {
+    // Around QUEUE_CAP (256, assembly/dfa.ts): a full queue, one path over, and two and a bit queues.
+    for (const n of [1, 3, 4, 5, 31, 32, 33, 255, 256, 257, 600]) {
       for (const profile of PROFILES) expect(expectReference(body, urls.slice(0, n), profile).status().enabled).toBe(true);
     }
   });
