@@ -73,8 +73,10 @@
 // count the full rule matches they cost (`notePath`) in windows of TRIAL_PATHS, and the DFA
 // takes over after a window that averaged TRIAL_CALLS_X2 / 2 or more, the point from which
 // it measured cheaper on the corpus's tables of that size (a table whose rules pass the
-// prefilter often, such as `/*str1` … `/*/*/str9*`); until then the table stays rule by
-// rule. Either way the DFA's own limits below still apply. A crowd (FLAG_WILDCARD_AUTOMATON)
+// prefilter often, such as `/*str1` … `/*/*/str9*`), or after the first window when it
+// holds the plain rules too (its verdicts then need no trie walk); a DFA on for its fold
+// alone that drops the fold (`flush`) puts the table back on trial. Until then the table
+// stays rule by rule. Either way the DFA's own limits below still apply. A crowd (FLAG_WILDCARD_AUTOMATON)
 // starts with the DFA too, in a region that can also hold its Aho–Corasick automaton
 // (wildcards.ts): when the DFA gives up, or cannot be built, match.ts builds the automaton
 // there instead (rule-index.ts `switchToAutomaton`). Both write their `enabled` word at the
@@ -116,6 +118,8 @@
 //   72 u32 packedAt       u8[3P + 16]: the set being stored, packed (Meta below)
 //   76 u32 rulesAt        RULE[R]: the wildcard rules (table order), then the plain ones
 //   80 u32 plainRules     plain rules folded in (0: none; the trie walk adds them)
+//   84 u32 forFold        1: a trial turned the DFA on for its fold alone (notePath), so
+//                         dropping the fold puts the table back on trial
 //   96 u8 classOf[256]    byte → its class (0: a byte no piece has)
 //  352 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
 // POS (8 bytes): 0 u32 rule (its RULE's index), 4 u8 byte (expected),
@@ -144,8 +148,9 @@ export const DFA_MIN_RULES: u32 = 32;
 /**
  * Wildcard rules from which a table gets a DFA region at all. Below DFA_MIN_RULES the
  * prefilter of match.ts is as cheap or cheaper for most tables, so such a table starts
- * rule by rule and switches to the DFA only after a window of TRIAL_PATHS paths that cost
- * TRIAL_CALLS_X2 / 2 full rule matches or more per path on average (`notePath`).
+ * rule by rule and switches to the DFA after a window of TRIAL_PATHS paths that cost
+ * TRIAL_CALLS_X2 / 2 full rule matches or more per path on average, or whose DFA holds
+ * the plain rules too (`notePath`).
  */
 export const DFA_TRIAL_RULES: u32 = 8;
 /** Paths of a trial's window. */
@@ -155,7 +160,9 @@ export const TRIAL_PATHS: u32 = 512;
  * DFA on: 0.5 a path. With the plain rules folded in (no trie walk after the scan), the
  * sweep's 728 tables of 8–31 wildcard rules cost 0.915× (geometric mean; p10 0.78, p90
  * 1.02) what they cost with the threshold at 1.5 a path, and 0.926× (p90 1.11) with the
- * DFA on after any window (bench/compare.mjs, A/A 0.998–1.000).
+ * DFA on after any window (bench/compare.mjs, A/A 0.998–1.000). A DFA that folds goes on
+ * after the first window whatever its matches (`notePath`): 0.968× (p10 0.824, p90 1.026;
+ * A/A 1.003), 0.91–0.94× for the tables that cost 2.4× the floor or more rule by rule.
  */
 export const TRIAL_CALLS_X2: u32 = 1;
 /**
@@ -214,6 +221,7 @@ const D_MODE: u32 = 68;
 const D_PACKED_AT: u32 = 72;
 const D_RULES_AT: u32 = 76;
 const D_PLAIN_RULES: u32 = 80;
+const D_FOR_FOLD: u32 = 84;
 const D_CLASS_OF: u32 = 96;
 const D_CLASS_AT: u32 = D_CLASS_OF + 256;
 const D_HEADER: u32 = D_CLASS_AT + 512;
@@ -512,7 +520,8 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
 /**
  * Counts one path judged rule by rule at a cost of `calls` rule matches while the region
  * at `dfa` is on trial; a window's last path turns the DFA on when its paths cost at least
- * TRIAL_CALLS_X2 / 2 matches each, or else opens the next window. Verdicts are the same
+ * TRIAL_CALLS_X2 / 2 matches each or the DFA holds the plain rules too (dfaFolds), or else
+ * opens the next window. Verdicts are the same
  * either way: this only chooses the cheaper of two exact matchers. No overflow: a path
  * costs fewer than DFA_MIN_RULES matches, so a window fewer than 2^14.
  */
@@ -523,7 +532,10 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
   if (left > 1) {
     store<u32>(dfa, total, D_TRIAL_CALLS);
     store<u32>(dfa, left - 1, D_TRIAL);
-  } else if (total * 2 >= TRIAL_CALLS_X2 * TRIAL_PATHS) {
+  } else if (total * 2 >= TRIAL_CALLS_X2 * TRIAL_PATHS || dfaFolds(dfa)) {
+    // A folded DFA also spares the trie walk: on for that alone, it goes back on trial
+    // when it drops the fold (flush).
+    if (total * 2 < TRIAL_CALLS_X2 * TRIAL_PATHS) store<u32>(dfa, 1, D_FOR_FOLD);
     store<u32>(dfa, 0, D_TRIAL);
     store<u32>(dfa, DFA_ON, D_ENABLED);
   } else {
@@ -555,9 +567,13 @@ function flush(table: usize, dfa: usize): void {
   // (a flush comes only from a scan, so the DFA was in use).
   if (dfaFolds(dfa)) {
     const bytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT));
+    const forFold = load<u32>(dfa, D_FOR_FOLD) != 0;
     memory.fill(dfa, 0, bytes);
     layOut(table, dfa, bytes, 0);
     store<u32>(dfa, flushes, D_FLUSHES);
+    // A trial table whose DFA was on for its fold alone is on trial again (layOut left it
+    // so): its windows count afresh, and only their rule matches can turn the DFA on.
+    if (forFold) return;
     store<u32>(dfa, 0, D_TRIAL);
     store<u32>(dfa, DFA_ON, D_ENABLED);
     return;

@@ -120,7 +120,7 @@ describe('wildcard DFA: generated groups against the reference and the rule-by-r
   });
 });
 
-describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 1 wildcard rules switch when rule by rule costs more', () => {
+describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 1 wildcard rules switch when rule by rule costs more, or when the DFA folds', () => {
   // Rules that share their bytes, so that the prefilter passes many of them on a path
   // holding "str" (a real file's shape: `/*str1` … `/*/*/str9*`).
   const costly = [
@@ -129,6 +129,8 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     ...Array.from({ length: 9 }, (_v, i) => `Allow: /*/*/str${i + 1}x`),
   ];
   const body = `User-agent: bot\n${costly.join('\n')}\nDisallow: /private\n`;
+  // Without a plain rule the DFA has none to fold: only the rule matches a window counts decide.
+  const unfolded = `User-agent: bot\n${costly.join('\n')}\n`;
   const heavy = (i: number): string => `https://example.com/news/${i % 7}/str${(i % 9) + 1}${i % 3 === 0 ? 'x' : ''}?p=${i}`;
   // A path of one byte: shorter than every rule, so no rule is matched in full.
   const light = 'https://example.com/';
@@ -136,8 +138,9 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
   it(`rule matches are counted per path; a window averaging TRIAL_CALLS_X2 / 2 (${TRIAL_CALLS}) or more turns the DFA on, one just below opens the next window`, () => {
     expect(costly.length).toBeGreaterThanOrEqual(DFA_TRIAL_RULES);
     expect(costly.length).toBeLessThan(DFA_MIN_RULES);
-    const table = Robots.parse(body).forAgent('bot').table;
+    const table = Robots.parse(unfolded).forAgent('bot').table;
     const probe = new Placed(table);
+    expect(probe.status().plainRules).toBe(0);
     probe.judge([light], true);
     expect(probe.status().trialCalls).toBe(0);
     probe.judge([heavy(1)], true);
@@ -173,13 +176,59 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     }
   });
 
-  it('a workload whose paths cost few matches stays rule by rule, window after window', () => {
-    const cheap = Array.from({ length: 2 * TRIAL_PATHS + 100 }, (_v, i) => `https://example.com/news/${i}/page-${i % 13}`);
-    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+  const cheap = Array.from({ length: 2 * TRIAL_PATHS + 100 }, (_v, i) => `https://example.com/news/${i}/page-${i % 13}`);
+
+  it('a workload whose paths cost few matches stays rule by rule, window after window, when the DFA holds no plain rule', () => {
+    const placed = new Placed(Robots.parse(unfolded).forAgent('bot').table);
     const verdicts = placed.judge(cheap, true);
-    expect(placed.status()).toMatchObject({ enabled: false, states: 0, trialLeft: TRIAL_PATHS - 100 });
+    expect(placed.status()).toMatchObject({ enabled: false, states: 0, trialLeft: TRIAL_PATHS - 100, plainRules: 0 });
     expect(verdicts.every((v) => v.allowed)).toBe(true);
   });
+
+  it('the same workload turns the DFA on after its first window when the DFA holds the plain rules too (no trie walk), exactly', () => {
+    for (const profile of PROFILES) {
+      const placed = new Placed(Robots.parse(body, { profile }).forAgent('bot').table);
+      expect(placed.status()).toMatchObject({ enabled: false, plainRules: 1, trialLeft: TRIAL_PATHS });
+      const first = placed.judge(cheap.slice(0, TRIAL_PATHS - 1), true);
+      expect(placed.status()).toMatchObject({ enabled: false, trialLeft: 1 });
+      placed.judge(cheap.slice(TRIAL_PATHS - 1, TRIAL_PATHS), true);
+      expect(placed.status()).toMatchObject({ enabled: true, trialLeft: 0, plainRules: 1 });
+      const rest = placed.judge([...cheap.slice(TRIAL_PATHS), 'https://example.com/private/1', 'https://example.com/news/str3x'], true);
+      expect(placed.status().states).toBeGreaterThan(1);
+      const ref = ReferenceRobots.parse(body, { profile });
+      const all = [...cheap.slice(0, TRIAL_PATHS - 1), ...cheap.slice(TRIAL_PATHS), 'https://example.com/private/1', 'https://example.com/news/str3x'];
+      const got = [...first, ...rest];
+      all.forEach((u, i) => {
+        const want = ref.explain(u, 'bot');
+        expect(got[i], u).toEqual({ allowed: want.allowed, line: want.line });
+      });
+    }
+  });
+
+  it('a DFA on for its fold alone that drops the fold (its states outgrow the cache) is back on trial, and a later window with enough matches turns it on unfolded', () => {
+    // 300 plain prefixes, each followed by query strings that walk the wildcard states
+    // (`?`, `f`, digits) but never hold `=`, so rule by rule the prefilter passes no rule:
+    // folded, ~300 copies of those states, past the trial region's cache (DFA_TRIAL_PER_RULE).
+    const r = random(43);
+    const wild = Array.from({ length: DFA_TRIAL_RULES }, (_v, i) => `Disallow: /*?*f${i}=`);
+    const lines = ['User-agent: bot', ...wild];
+    for (let i = 0; i < 300; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`);
+    const folding = `${lines.join('\n')}\n`;
+    const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % 300}/${randomWord(r, 'abf1', 8)}?${randomWord(r, 'f0123456789&', 12)}`);
+    const placed = new Placed(Robots.parse(folding).forAgent('bot').table);
+    expect(placed.status()).toMatchObject({ plainRules: 300, enabled: false, trialLeft: TRIAL_PATHS });
+    const got = placed.judge(urls, true);
+    expect(placed.status()).toMatchObject({ plainRules: 0, flushes: 1, enabled: false });
+    expect(placed.status().trialLeft).toBeGreaterThan(0);
+    expect(got).toEqual(placed.judge(urls, false));
+    const matcher = Robots.parse(folding).forAgent('bot');
+    expect(urls.slice(0, 400).map((u) => matcher.isAllowed(u))).toEqual(got.slice(0, 400).map((v) => v.allowed));
+    // Now rule by rule; a window of paths that each match rules in full turns the DFA on, unfolded.
+    const costlyPaths = Array.from({ length: TRIAL_PATHS }, (_v, i) => `https://example.com/x${i}?f1=&f2=&f3=`);
+    const after = placed.judge(costlyPaths, true);
+    expect(placed.status()).toMatchObject({ enabled: true, plainRules: 0 });
+    expect(after).toEqual(placed.judge(costlyPaths, false));
+  }, 120_000);
 
   it(`${Math.ceil(RUNS / 4)} generated groups of ${DFA_TRIAL_RULES}–${DFA_MIN_RULES - 1} wildcard rules × ${TRIAL_PATHS + 103} URLs: exact before and after any switch`, () => {
     const trialGroup = fc.tuple(fc.array(rule(pattern), { minLength: DFA_TRIAL_RULES, maxLength: DFA_MIN_RULES - 1 }), fc.array(rule(plain), { maxLength: 6 }))
