@@ -76,15 +76,16 @@
 // prefilter often, such as `/*str1` … `/*/*/str9*`), or after the first window when it
 // holds the plain rules too (its verdicts then need no trie walk); a DFA on for its fold
 // alone that drops the fold (`flush`) puts the table back on trial. Until then the table
-// stays rule by rule. Either way the DFA's own limits below still apply. A crowd (FLAG_WILDCARD_AUTOMATON)
-// starts with the DFA too, in a region that can also hold its Aho–Corasick automaton
-// (wildcards.ts): when the DFA gives up, or cannot be built, match.ts builds the automaton
-// there instead (rule-index.ts `switchToAutomaton`). Both write their `enabled` word at the
-// region's offset 0, the DFA DFA_ON and the automaton another value, so that the word tells
-// which one the region holds. A crowd gives up at its first flush in MODE_STEP. 23 of the
-// corpus's 30 crowd files keep the DFA, at 0.46–0.92× the automaton's cost; the 7 others
-// (hundreds of facet rules, www.next.co.uk, etsy, www.sophos, www.screwfix…) outgrow the
-// cache in both modes within their first 20,000 paths.
+// stays rule by rule. Either way the DFA's own limits below still apply. A crowd
+// (FLAG_WILDCARD_AUTOMATON) starts with the DFA too, in a region that can also hold its
+// Aho–Corasick automaton (wildcards.ts): when the DFA gives up, or cannot be built,
+// match.ts builds the automaton there instead (rule-index.ts `switchToAutomaton`). Both
+// write their `enabled` word at the region's offset 0, the DFA DFA_ON and the automaton
+// another value, so that the word tells which one the region holds. A crowd gives up at
+// its first flush in MODE_STEP. 23 of the corpus's 30 crowd files keep the DFA, at
+// 0.46–0.92× the automaton's cost; the 7 others (hundreds of facet rules, www.next.co.uk,
+// etsy, www.sophos, www.screwfix…) outgrow the cache in both modes within their first
+// 20,000 paths.
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, DFA_TRIAL_PER_RULE below DFA_MIN_RULES, at most DFA_CAP: sized from the
@@ -521,9 +522,9 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
  * Counts one path judged rule by rule at a cost of `calls` rule matches while the region
  * at `dfa` is on trial; a window's last path turns the DFA on when its paths cost at least
  * TRIAL_CALLS_X2 / 2 matches each or the DFA holds the plain rules too (dfaFolds), or else
- * opens the next window. Verdicts are the same
- * either way: this only chooses the cheaper of two exact matchers. No overflow: a path
- * costs fewer than DFA_MIN_RULES matches, so a window fewer than 2^14.
+ * opens the next window. Verdicts are the same either way: this only chooses the cheaper
+ * of two exact matchers. No overflow: a path costs fewer than DFA_MIN_RULES matches, so a
+ * window fewer than 2^14.
  */
 @inline export function notePath(dfa: usize, calls: u32): void {
   const left = load<u32>(dfa, D_TRIAL);
