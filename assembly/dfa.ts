@@ -89,8 +89,9 @@
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, DFA_TRIAL_PER_RULE below DFA_MIN_RULES, at most DFA_CAP: sized from the
-// table's header so the host can place the RuleIndex). When the positions leave less than DFA_MIN_ARENA bytes for states, the DFA
-// stays off (with the plain rules: it is laid out without them).
+// table's header so the host can place the RuleIndex). When the positions leave less than
+// DFA_MIN_ARENA bytes for states, the DFA stays off (with the plain rules: it is laid out
+// without them).
 //
 // Why one file of ~1,000 lines: the region's layout, the build that writes states into it and
 // the scans that read them are one format; apart, each would restate the others' offsets
@@ -170,10 +171,10 @@ export const TRIAL_CALLS_X2: u32 = 1;
  * Region bytes: DFA_BASE + DFA_PER_RULE × wildcard rules (DFA_TRIAL_PER_RULE below
  * DFA_MIN_RULES, whose region often stays unused), at most DFA_CAP. A folded DFA needs
  * more states (header); at 8 KiB a rule, 178 of the sweep's 515 DFA tables in use dropped
- * their fold at the first flush (retail's too), at 12 KiB 62 of 952. At 12 KiB for tables of 32 or more rules, the sweep's
- * 427 such tables cost 0.927× (geometric mean; p10 0.783) and the 4,686 corpus agents
- * take 459 MB instead of 392 MB placed (the largest agent is still www.sophos.com's
- * 1,036,436 bytes: those near DFA_CAP already had it).
+ * their fold at the first flush (retail's too), at 12 KiB 62 of 952. At 12 KiB for tables
+ * of 32 or more rules, the sweep's 427 such tables cost 0.927× (geometric mean; p10 0.783)
+ * and the 4,686 corpus agents take 459 MB instead of 392 MB placed (the largest agent is
+ * still www.sophos.com's 1,036,436 bytes: those near DFA_CAP already had it).
  */
 export const DFA_BASE: u32 = 64 << 10;
 export const DFA_PER_RULE: u32 = 12 << 10;
@@ -533,10 +534,13 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
   if (left > 1) {
     store<u32>(dfa, total, D_TRIAL_CALLS);
     store<u32>(dfa, left - 1, D_TRIAL);
-  } else if (total * 2 >= TRIAL_CALLS_X2 * TRIAL_PATHS || dfaFolds(dfa)) {
+    return;
+  }
+  const costly = total * 2 >= TRIAL_CALLS_X2 * TRIAL_PATHS;
+  if (costly || dfaFolds(dfa)) {
     // A folded DFA also spares the trie walk: on for that alone, it goes back on trial
     // when it drops the fold (flush).
-    if (total * 2 < TRIAL_CALLS_X2 * TRIAL_PATHS) store<u32>(dfa, 1, D_FOR_FOLD);
+    if (!costly) store<u32>(dfa, 1, D_FOR_FOLD);
     store<u32>(dfa, 0, D_TRIAL);
     store<u32>(dfa, DFA_ON, D_ENABLED);
   } else {
