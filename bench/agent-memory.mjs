@@ -2,15 +2,15 @@
 //
 // `node bench/agent-memory.mjs [--corpus DIR] [--smoke]` (build first). An agent placed in
 // the engine takes its table (`m.table`) and a RuleIndex beside it, whose size the module
-// gives from the table's header (`indexBytesFor`, as src/wasm/arena.ts sizes a slot; its
-// alignment slack is left out). Prints the agents, the bytes in all, the largest five and
+// gives from the table's header (src/wasm/arena.ts `ruleIndexBytes`, as the arena sizes a
+// slot; its alignment slack is left out). Prints the agents, the bytes in all, the largest five and
 // how many exceed 1 MiB. Without a corpus it says so and exits 0; `--smoke` uses the
 // sweep's generated stand-ins.
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Robots } from '../dist/index.js';
+import { ruleIndexBytes } from '../dist/wasm/arena.js';
 import { instantiate } from '../dist/wasm/instance.js';
-import { H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../dist/table/format.js';
 import { machine, siblingCorpus } from './lib.mjs';
 import { AGENTS, loadFiles } from './sweep.mjs';
 
@@ -40,11 +40,7 @@ for (const f of files) {
   const robots = Robots.parse(f.body);
   for (const agent of AGENTS) {
     const table = robots.forAgent(agent).table;
-    const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
-    const index = exports.indexBytesFor(
-      header.getUint16(H_FLAGS, true), header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true),
-      header.getUint32(H_SEGMENT_COUNT, true), header.getUint32(H_POOL_LENGTH, true),
-    );
+    const index = ruleIndexBytes(exports, table);
     agents.push({ file: f.name, agent, table: table.length, index, bytes: table.length + index });
   }
 }

@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Robots, type Profile } from '../src/index.js';
-import { H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../src/table/format.js';
+import { H_NODE_COUNT, H_WILDCARD_COUNT } from '../src/table/format.js';
+import { ruleIndexBytes } from '../src/wasm/arena.js';
 import { instantiate } from '../src/wasm/instance.js';
 import { ReferenceRobots } from './reference/index.js';
 import { randomBytes } from './reference/prng.js';
@@ -126,12 +127,8 @@ describe(`a plain-rule table of more than COMPACT_NODES (${COMPACT_NODES}) trie 
 
   it('its RuleIndex has no per-node bytes: the header and the wildcard blocks only', () => {
     const table = Robots.parse(files.slash.body).forAgent('ExampleBot').table;
-    const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
-    const wildcards = header.getUint32(H_WILDCARD_COUNT, true);
-    const bytes = instantiate().indexBytesFor(
-      header.getUint16(H_FLAGS, true), wildcards, header.getUint32(H_NODE_COUNT, true),
-      header.getUint32(H_SEGMENT_COUNT, true), header.getUint32(H_POOL_LENGTH, true),
-    );
+    const wildcards = new DataView(table.buffer, table.byteOffset, table.byteLength).getUint32(H_WILDCARD_COUNT, true);
+    const bytes = ruleIndexBytes(instantiate(), table);
     expect(bytes).toBeLessThanOrEqual(I_HEADER + BLOCK_SIZE * Math.ceil(wildcards / 16));
   });
 });

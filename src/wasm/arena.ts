@@ -8,6 +8,7 @@
 import { H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
 import { RULE_INDEX_ALIGN, SIMD_SLACK } from '../table/abi.js';
 import { validateRuleTable } from '../table/validate.js';
+import type { WasmExports } from './instance.js';
 import { align16, type WasmMemory } from './memory.js';
 import { MemoryLimitError, type EngineLimits } from './limits.js';
 
@@ -36,6 +37,20 @@ export interface EngineOptions extends Partial<EngineLimits> {
 }
 
 /** Rounds up to RULE_INDEX_ALIGN (a power of two ≤ 2^32), exact for any integer up to 2^53 (see align16). */
+/**
+ * Bytes of the RuleIndex the module derives from `table` (a RuleTable), without alignment
+ * or slack: the layout belongs to the module (assembly/rule-index.ts), which sizes it from
+ * the table's header fields.
+ * @example ruleIndexBytes(instantiate(), Robots.parse('User-agent: *\nDisallow: /a*b\n').forAgent('x').table)
+ */
+export function ruleIndexBytes(exports: WasmExports, table: Uint8Array): number {
+  const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
+  return exports.indexBytesFor(
+    header.getUint16(H_FLAGS, true), header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true),
+    header.getUint32(H_SEGMENT_COUNT, true), header.getUint32(H_POOL_LENGTH, true),
+  );
+}
+
 function alignIndex(n: number): number {
   return n + (-n & (RULE_INDEX_ALIGN - 1));
 }
@@ -125,13 +140,7 @@ export class TableArena {
 
   /** Arena bytes `table` and its RuleIndex take. */
   private slotBytes(table: Uint8Array): number {
-    const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
-    // The RuleIndex layout belongs to the module (assembly/rule-index.ts); it says how big one is.
-    const indexBytes = this.memory.exports.indexBytesFor(
-      header.getUint16(H_FLAGS, true), header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true),
-      header.getUint32(H_SEGMENT_COUNT, true), header.getUint32(H_POOL_LENGTH, true),
-    );
-    return alignIndex(table.length + SIMD_SLACK) + align16(indexBytes + SIMD_SLACK);
+    return alignIndex(table.length + SIMD_SLACK) + align16(ruleIndexBytes(this.memory.exports, table) + SIMD_SLACK);
   }
 
   /**
