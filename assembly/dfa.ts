@@ -16,9 +16,9 @@
 // ends in MATCH: `*$` accepts any rest.
 //
 // The plain rules, folded in. The trie's rules (a node's prefix allow and disallow, of
-// priority its depth d, and exact allow and disallow, `…$`, of priority d + 1: format.ts)
-// become one-piece rules after the wildcard ones: the node's d bytes from the root, then
-// MATCH (prefix) or FINAL (exact). Then a path's verdict needs no trie walk (match.ts
+// priority its depth d plus their extra, and exact allow and disallow, `…$`, of priority
+// d + 1: format.ts) become one-piece rules after the wildcard ones: the node's d bytes
+// from the root, then MATCH (prefix) or FINAL (exact). Then a path's verdict needs no trie walk (match.ts
 // decideQueued and decide; left out, the walk saved 18–33% a URL on four corpus tables
 // of 55 to 159 wildcard rules). The fold is
 // dropped (`flush`: the region laid out again without it, in MODE_CARRY) at its first
@@ -141,7 +141,7 @@
 
 import { outranks } from './rank';
 import {
-  KIND_ALLOW, KIND_DISALLOW, NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, H_NODE_COUNT, H_NODES_OFFSET, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
+  KIND_ALLOW, KIND_DISALLOW, NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_ALLOW_EXTRA, H_NODE_COUNT, H_NODES_OFFSET, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
   W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
 } from './table';
 
@@ -360,7 +360,7 @@ function plainRulesToFold(table: usize, dfa: usize, bytes: u32): u32 {
     const node = nodes + <usize>k * NODE_SIZE;
     const depth = load<u32>(links + (<usize>k << 3));
     const first = load<u32>(node, N_FIRST_CHILD);
-    const children = load<u32>(node, N_CHILD_COUNT);
+    const children = <u32>load<u16>(node, N_CHILD_COUNT);
     for (let c = first; c < first + children; c++) {
       const child = links + (<usize>c << 3);
       store<u32>(child, depth + load<u32>(nodes + <usize>c * NODE_SIZE, N_LABEL_LENGTH));
@@ -450,7 +450,7 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
     p++;
   }
   // The plain rules as one-piece rules, node by node: the prefix rules (N_PREFIX_*) of a
-  // node at depth d have priority d and end in MATCH, its exact rules (N_EXACT_*) priority
+  // node at depth d have priority d plus their extra (N_*_EXTRA) and end in MATCH, its exact rules (N_EXACT_*) priority
   // d + 1 and end in FINAL (format.ts), as the trie walk ranks them. A rule's bytes are
   // its node's labels from the root, written back to front up the parent links: O(d).
   let r = count;
@@ -462,7 +462,7 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
       if (line == 0) continue;
       const exact = f >= 2;
       const record = dfa + rulesAt + <usize>r * RULE_SIZE;
-      store<i32>(record, <i32>depth + (exact ? 1 : 0), U_PRIORITY);
+      store<i32>(record, <i32>(depth + (exact ? 1 : <u32>load<u8>(node + N_ALLOW_EXTRA + f))), U_PRIORITY);
       store<u32>(record, line, U_LINE);
       store<u32>(record, (f & 1) == 0 ? KIND_ALLOW : KIND_DISALLOW, U_KIND);
       // Invariant: bytes [d_m, depth) are written, d_m the depth of node m.

@@ -3,10 +3,11 @@
 // The host only places it (src/table/abi.ts, RuleIndex); its layout is this file's own.
 
 import { AUTOMATON_NONE, automatonBytesFor, automatonEnabled, automatonStateCount, buildAutomaton } from './wildcards';
+import { outranks } from './rank';
 import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa, stepDfa } from './dfa';
 import {
   H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
-  NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW,
+  NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW, N_ALLOW_EXTRA, N_DISALLOW_EXTRA,
   SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_PRIORITY, W_SEGMENT_COUNT,
 } from './table';
 
@@ -50,7 +51,7 @@ import {
 //       28 u32 firstChild   as N_FIRST_CHILD
 //    … reach[nodeCount], REACH_SIZE bytes each: the best plain prefix rules on the way
 //      from the root to the node (itself included), so the walk needs no bookkeeping:
-//        0 i32 allowPrio    depth (path bytes) of the deepest node with a prefix allow, -1: none
+//        0 i32 allowPrio    priority (depth + N_ALLOW_EXTRA) of the best prefix allow, -1: none
 //        4 u32 allowLine    its N_PREFIX_ALLOW
 //        8 i32 disallowPrio likewise for N_PREFIX_DISALLOW
 //       12 u32 disallowLine
@@ -335,7 +336,7 @@ export function indexTable(table: usize, index: usize): void {
     const node = nodes + <usize>i * NODE_SIZE;
     const record = walk + <usize>i * WALK_SIZE;
     const firstChild = load<u32>(node, N_FIRST_CHILD);
-    const childCount = load<u32>(node, N_CHILD_COUNT);
+    const childCount = <u32>load<u16>(node, N_CHILD_COUNT);
     const labelLength = load<u32>(node, N_LABEL_LENGTH);
     const labelOffset = load<u32>(node, N_LABEL_OFFSET);
     memory.copy(record + K_CHILD_BYTES, firstBytes + firstChild, min<u32>(childCount, 16));
@@ -344,7 +345,7 @@ export function indexTable(table: usize, index: usize): void {
     store<u32>(record, firstChild, K_FIRST_CHILD);
   }
 
-  if (nodeCount > 1 && load<u32>(nodes, N_CHILD_COUNT) == 1) {
+  if (nodeCount > 1 && <u32>load<u16>(nodes, N_CHILD_COUNT) == 1) {
     const only = load<u32>(nodes, N_FIRST_CHILD);
     const child = nodes + <usize>only * NODE_SIZE;
     if (load<u32>(child, N_LABEL_LENGTH) == 1 && load<u8>(table + load<u32>(child, N_LABEL_OFFSET)) == 0x2f) store<u32>(index, only, I_SLASH_NODE);
@@ -364,12 +365,22 @@ export function indexTable(table: usize, index: usize): void {
     } else {
       d = load<u32>(depth + (<usize>i << 2));
     }
+    // A prefix rule's priority is its depth plus its extra (format.ts): an ancestor's rule
+    // with trailing `*`s may still outrank this node's.
     let line = load<u32>(node, N_PREFIX_ALLOW);
-    if (line != 0) { store<i32>(mine, <i32>d, R_ALLOW_PRIO); store<u32>(mine, line, R_ALLOW_LINE); }
+    let prio = <i32>(d + <u32>load<u8>(node, N_ALLOW_EXTRA));
+    if (line != 0 && outranks(prio, line, load<i32>(mine, R_ALLOW_PRIO), load<u32>(mine, R_ALLOW_LINE))) {
+      store<i32>(mine, prio, R_ALLOW_PRIO);
+      store<u32>(mine, line, R_ALLOW_LINE);
+    }
     line = load<u32>(node, N_PREFIX_DISALLOW);
-    if (line != 0) { store<i32>(mine, <i32>d, R_DISALLOW_PRIO); store<u32>(mine, line, R_DISALLOW_LINE); }
+    prio = <i32>(d + <u32>load<u8>(node, N_DISALLOW_EXTRA));
+    if (line != 0 && outranks(prio, line, load<i32>(mine, R_DISALLOW_PRIO), load<u32>(mine, R_DISALLOW_LINE))) {
+      store<i32>(mine, prio, R_DISALLOW_PRIO);
+      store<u32>(mine, line, R_DISALLOW_LINE);
+    }
     const firstChild = load<u32>(node, N_FIRST_CHILD);
-    const childCount = load<u32>(node, N_CHILD_COUNT);
+    const childCount = <u32>load<u16>(node, N_CHILD_COUNT);
     for (let k: u32 = 0; k < childCount; k++) {
       const child = firstChild + k;
       memory.copy(reach + <usize>child * REACH_SIZE, mine, REACH_SIZE);

@@ -1,7 +1,7 @@
-// Rule-table decoder constants: mirrors src/table/format.ts v2 (a test checks they agree).
+// Rule-table decoder constants: mirrors src/table/format.ts v3 (a test checks they agree).
 
 export const TABLE_MAGIC: u32 = 0x4c425452;
-export const FORMAT_VERSION: u32 = 2;
+export const FORMAT_VERSION: u32 = 3;
 
 export const HEADER_SIZE: u32 = 48;
 export const H_MAGIC: u32 = 0;
@@ -23,6 +23,9 @@ export const N_LABEL_OFFSET: u32 = 0;
 export const N_LABEL_LENGTH: u32 = 4;
 export const N_FIRST_CHILD: u32 = 8;
 export const N_CHILD_COUNT: u32 = 12;
+export const N_ALLOW_EXTRA: u32 = 14;
+export const N_DISALLOW_EXTRA: u32 = 15;
+export const MAX_EXTRA: u32 = 255;
 export const N_PREFIX_ALLOW: u32 = 16;
 export const N_PREFIX_DISALLOW: u32 = 20;
 export const N_EXACT_ALLOW: u32 = 24;

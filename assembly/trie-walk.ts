@@ -6,10 +6,12 @@
 // are read from its reach record once. A larger table has none (they would cost 52 bytes a
 // node, more than the table's own 32-byte node), and its walk reads the table's NODE records
 // and labels directly, keeping the best prefix rules seen so far as it goes down. Both give
-// the same priorities and lines: a prefix rule ending at depth d has priority d (format.ts),
-// a deeper node's rule outranks a shallower one, and a node holds the earliest line of its
-// kind, so "the deepest node on the way with an allow" is the best allow either way.
+// the same priorities and lines: a prefix rule ending at depth d has priority d plus its
+// extra (its trailing `*`s and `$`, format.ts), and a node holds the best rule of its kind,
+// so the best of the nodes on the way (priority, then line: rank.ts) is the best allow
+// either way.
 
+import { outranks } from './rank';
 import { equalBytes, lanesBelow } from './scan';
 import {
   I_SLASH_NODE, K_CHILD_BYTES, K_FIRST_CHILD, K_LABEL, K_LABEL_BYTES, K_LABEL_LENGTH, REACH_SIZE, R_ALLOW_LINE, R_ALLOW_PRIO,
@@ -17,7 +19,7 @@ import {
 } from './rule-index';
 import {
   H_FIRST_BYTES_OFFSET, H_NODE_COUNT, H_NODES_OFFSET, NODE_SIZE, N_CHILD_COUNT, N_EXACT_ALLOW, N_EXACT_DISALLOW, N_FIRST_CHILD,
-  N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW,
+  N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW, N_ALLOW_EXTRA, N_DISALLOW_EXTRA,
 } from './table';
 
 /**
@@ -44,9 +46,9 @@ function findLaterChild(firstBytes: usize, firstChild: u32, count: u32, c: u32):
 
 /**
  * Walks the trie of `table` along path[0, len) and returns a reach record (R_* layout in
- * rule-index.ts) of the best plain rules: the deepest prefix allow and disallow on the way
- * (priority: their depth), and the exact rules of the last node when the path ends there
- * (priority: depth + 1). Valid until the next call. `index` is the table's RuleIndex
+ * rule-index.ts) of the best plain rules: the best prefix allow and disallow on the way
+ * (priority: their depth plus extra), and the exact rules of the last node when the path
+ * ends there (priority: depth + 1). Valid until the next call. `index` is the table's RuleIndex
  * (indexTable). Inlined: decide's hot path reads the reach record as if the walk were its own.
  */
 @inline export function walkTrie(table: usize, index: usize, path: usize, len: u32): usize {
@@ -66,7 +68,7 @@ function findLaterChild(firstBytes: usize, firstChild: u32, count: u32, c: u32):
   // Invariant: path[0, pos) equals the concatenated labels from the root to `node`.
   while (pos < len) {
     const c = <u32>load<u8>(path + pos);
-    const count = load<u32>(nodes + (node - walk), N_CHILD_COUNT); // same index, same stride
+    const count = <u32>load<u16>(nodes + (node - walk), N_CHILD_COUNT); // same index, same stride
     const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(node, K_CHILD_BYTES), i8x16.splat(<u8>c))) & lanesBelow(count);
     let childIndex: u32;
     if (mask != 0) {
@@ -102,12 +104,22 @@ function findLaterChild(firstBytes: usize, firstChild: u32, count: u32, c: u32):
   return WALKED;
 }
 
-/** Puts the exact rules of `node`, reached by a whole path of `pos` bytes (priority pos + 1), in WALKED. */
+/**
+ * Merges the exact rules of `node`, reached by a whole path of `pos` bytes (priority pos +
+ * 1), into WALKED: a prefix rule with trailing `*`s on the way may tie or outrank them.
+ */
 @inline function exactRules(node: usize, pos: u32): void {
+  const prio = <i32>pos + 1;
   let line = load<u32>(node, N_EXACT_ALLOW);
-  if (line) { store<i32>(WALKED, <i32>pos + 1, R_ALLOW_PRIO); store<u32>(WALKED, line, R_ALLOW_LINE); }
+  if (line != 0 && outranks(prio, line, load<i32>(WALKED, R_ALLOW_PRIO), load<u32>(WALKED, R_ALLOW_LINE))) {
+    store<i32>(WALKED, prio, R_ALLOW_PRIO);
+    store<u32>(WALKED, line, R_ALLOW_LINE);
+  }
   line = load<u32>(node, N_EXACT_DISALLOW);
-  if (line) { store<i32>(WALKED, <i32>pos + 1, R_DISALLOW_PRIO); store<u32>(WALKED, line, R_DISALLOW_LINE); }
+  if (line != 0 && outranks(prio, line, load<i32>(WALKED, R_DISALLOW_PRIO), load<u32>(WALKED, R_DISALLOW_LINE))) {
+    store<i32>(WALKED, prio, R_DISALLOW_PRIO);
+    store<u32>(WALKED, line, R_DISALLOW_LINE);
+  }
 }
 
 /**
@@ -126,8 +138,8 @@ function walkTable(table: usize, nodes: usize, slash: u32, path: usize, len: u32
   // The root's only child is "/": taken without a lookup (prepared paths start with '/'),
   // after the root's own rules (`disallow:` and `allow:`, priority 0).
   if (slash != 0 && len != 0 && load<u8>(path) == 0x2f) {
-    if (load<u32>(nodes, N_PREFIX_ALLOW) != 0) { aPrio = 0; aLine = load<u32>(nodes, N_PREFIX_ALLOW); }
-    if (load<u32>(nodes, N_PREFIX_DISALLOW) != 0) { dPrio = 0; dLine = load<u32>(nodes, N_PREFIX_DISALLOW); }
+    if (load<u32>(nodes, N_PREFIX_ALLOW) != 0) { aPrio = <i32>load<u8>(nodes, N_ALLOW_EXTRA); aLine = load<u32>(nodes, N_PREFIX_ALLOW); }
+    if (load<u32>(nodes, N_PREFIX_DISALLOW) != 0) { dPrio = <i32>load<u8>(nodes, N_DISALLOW_EXTRA); dLine = load<u32>(nodes, N_PREFIX_DISALLOW); }
     node = nodes + <usize>slash * NODE_SIZE;
     pos = 1;
   }
@@ -135,12 +147,14 @@ function walkTable(table: usize, nodes: usize, slash: u32, path: usize, len: u32
   // the bests are those of the nodes on the way before `node`.
   while (true) {
     let line = load<u32>(node, N_PREFIX_ALLOW);
-    if (line != 0) { aPrio = <i32>pos; aLine = line; }
+    let prio = <i32>(pos + <u32>load<u8>(node, N_ALLOW_EXTRA));
+    if (line != 0 && outranks(prio, line, aPrio, aLine)) { aPrio = prio; aLine = line; }
     line = load<u32>(node, N_PREFIX_DISALLOW);
-    if (line != 0) { dPrio = <i32>pos; dLine = line; }
+    prio = <i32>(pos + <u32>load<u8>(node, N_DISALLOW_EXTRA));
+    if (line != 0 && outranks(prio, line, dPrio, dLine)) { dPrio = prio; dLine = line; }
     if (pos >= len) break;
     const c = <u32>load<u8>(path + pos);
-    const count = load<u32>(node, N_CHILD_COUNT);
+    const count = <u32>load<u16>(node, N_CHILD_COUNT);
     const firstChild = load<u32>(node, N_FIRST_CHILD);
     const mask = <u32>i8x16.bitmask(i8x16.eq(v128.load(firstBytes + firstChild), i8x16.splat(<u8>c))) & lanesBelow(count);
     let childIndex: u32;

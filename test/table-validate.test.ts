@@ -22,6 +22,9 @@ const RULES: TableRule[] = [
   rule(false, '/*.php$', 6),
   rule(true, '/*abab*x', 7),
   rule(false, '/aaaa*bbbb*cccc', 8),
+  // Trailing `*`s: prefix rules in the trie, with an extra priority (format.ts).
+  rule(true, '/pr**', 9),
+  rule(false, '/q*$', 10),
 ];
 
 function table(): Uint8Array {
@@ -31,6 +34,8 @@ function table(): Uint8Array {
 const view = (t: Uint8Array): DataView => new DataView(t.buffer, t.byteOffset, t.byteLength);
 const u32 = (t: Uint8Array, at: number): number => view(t).getUint32(at, true);
 const setU32 = (t: Uint8Array, at: number, value: number): void => view(t).setUint32(at, value, true);
+const childCount = (t: Uint8Array, k: number): number => view(t).getUint16(node(t, k) + F.N_CHILD_COUNT, true);
+const setChildCount = (t: Uint8Array, k: number, n: number): void => view(t).setUint16(node(t, k) + F.N_CHILD_COUNT, n, true);
 const flip = (t: Uint8Array, at: number, mask: number): void => void (t[at] = t[at]! ^ mask);
 const node = (t: Uint8Array, k: number): number => u32(t, F.H_NODES_OFFSET) + k * F.NODE_SIZE;
 const wildcard = (t: Uint8Array, w: number): number => u32(t, F.H_WILDCARDS_OFFSET) + w * F.WILDCARD_SIZE;
@@ -45,7 +50,7 @@ function segmentWithLength(t: Uint8Array, min: number): number {
 /** A node with at least two children, and the index of its first child. */
 function parentWithChildren(t: Uint8Array): { parent: number; first: number } {
   for (let k = 0; k < u32(t, F.H_NODE_COUNT); k++) {
-    if (u32(t, node(t, k) + F.N_CHILD_COUNT) >= 2) return { parent: k, first: u32(t, node(t, k) + F.N_FIRST_CHILD) };
+    if (childCount(t, k) >= 2) return { parent: k, first: u32(t, node(t, k) + F.N_FIRST_CHILD) };
   }
   throw new Error('fixture has no branching node');
 }
@@ -90,8 +95,9 @@ const corruptions: Corruption[] = [
   ['shorter than the header', (t) => t.slice(0, 20), RangeError, /20 bytes is shorter than the 48-byte header/],
   ['empty', () => new Uint8Array(0), RangeError, /0 bytes is shorter than the 48-byte header/],
   ['bad magic', (t) => (t.set(utf8('JUNK'), 0), t), RangeError, /bad magic 0x4b4e554a, expected 0x4c425452/],
-  ['unsupported version 3', (t) => (view(t).setUint16(F.H_VERSION, 3, true), t), RangeError, /unsupported version 3, this build reads version 2/],
-  ['unsupported version 1 (before FLAG_WILDCARD_AUTOMATON)', (t) => (view(t).setUint16(F.H_VERSION, 1, true), t), RangeError, /unsupported version 1, this build reads version 2/],
+  ['unsupported version 4', (t) => (view(t).setUint16(F.H_VERSION, 4, true), t), RangeError, /unsupported version 4, this build reads version 3/],
+  ['unsupported version 2 (before trailing-`*` rules in the trie)', (t) => (view(t).setUint16(F.H_VERSION, 2, true), t), RangeError, /unsupported version 2, this build reads version 3/],
+  ['unsupported version 1 (before FLAG_WILDCARD_AUTOMATON)', (t) => (view(t).setUint16(F.H_VERSION, 1, true), t), RangeError, /unsupported version 1, this build reads version 3/],
   ['unsupported version 0', (t) => (view(t).setUint16(F.H_VERSION, 0, true), t), RangeError, /unsupported version 0/],
   ['unknown flags', (t) => (view(t).setUint16(F.H_FLAGS, 0x80 | F.FLAG_NORMALIZE_URL, true), t), RangeError, /unknown flags 0x80/],
   ['truncated table (last 8 bytes lost)', (t) => t.slice(0, t.length - 8), RangeError, /header byteLength \d+ does not match the \d+ bytes given/],
@@ -116,10 +122,12 @@ const corruptions: Corruption[] = [
   ['label length past the pool', (t) => (setU32(t, node(t, 1) + F.N_LABEL_LENGTH, 1 << 20), t), RangeError, /node 1 label .* is outside the pool/],
   ['first byte differs from the label', (t) => (flip(t, u32(t, F.H_FIRST_BYTES_OFFSET) + 1, 1), t), RangeError, /firstBytes\[1\] is \d+, but node 1's label starts with/],
   ['child index out of range', (t) => (setU32(t, node(t, 0) + F.N_FIRST_CHILD, u32(t, F.H_NODE_COUNT)), t), RangeError, /node 0 children \[\d+, \d+\) out of range/],
-  ['child count out of range', (t) => (setU32(t, node(t, 0) + F.N_CHILD_COUNT, 1 << 30), t), RangeError, /node 0 children .* out of range/],
+  ['child count out of range', (t) => (setChildCount(t, 0, 0xffff), t), RangeError, /node 0 children .* out of range/],
+  ['an extra priority without its prefix allow', (t) => (setU32(t, node(t, 0) + F.N_PREFIX_ALLOW, 0), t[node(t, 0) + F.N_ALLOW_EXTRA] = 2, t), RangeError, /node 0 has allowExtra 2 but no prefix allow/],
+  ['an extra priority without its prefix disallow', (t) => (setU32(t, node(t, 0) + F.N_PREFIX_DISALLOW, 0), t[node(t, 0) + F.N_DISALLOW_EXTRA] = 1, t), RangeError, /node 0 has disallowExtra 1 but no prefix disallow/],
   ['a node is its own child (cycle)', (t) => { const { parent } = parentWithChildren(t); setU32(t, node(t, parent) + F.N_FIRST_CHILD, parent); return t; }, RangeError, /children \[\d+, \d+\) out of range \(must lie in/],
-  ['a node with two parents', (t) => { const { parent, first } = parentWithChildren(t); const leaf = node(t, u32(t, F.H_NODE_COUNT) - 1); setU32(t, leaf + F.N_FIRST_CHILD, first); setU32(t, leaf + F.N_CHILD_COUNT, 1); void parent; return t; }, RangeError, /out of range|is a child of both/],
-  ['an orphan node', (t) => { const { parent } = parentWithChildren(t); setU32(t, node(t, parent) + F.N_CHILD_COUNT, u32(t, node(t, parent) + F.N_CHILD_COUNT) - 1); return t; }, RangeError, /node \d+ is not a child of any node/],
+  ['a node with two parents', (t) => { const { parent, first } = parentWithChildren(t); const leaf = node(t, u32(t, F.H_NODE_COUNT) - 1); setU32(t, leaf + F.N_FIRST_CHILD, first); setChildCount(t, u32(t, F.H_NODE_COUNT) - 1, 1); void parent; return t; }, RangeError, /out of range|is a child of both/],
+  ['an orphan node', (t) => { const { parent } = parentWithChildren(t); setChildCount(t, parent, childCount(t, parent) - 1); return t; }, RangeError, /node \d+ is not a child of any node/],
   ['children not sorted by first byte', (t) => {
     const { first } = parentWithChildren(t);
     const fb = u32(t, F.H_FIRST_BYTES_OFFSET);

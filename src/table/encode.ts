@@ -1,8 +1,9 @@
 // Rule-table encoder: the rules of a RuleBuffer → the byte layout described in format.ts.
 //
-// Plain rules go into a radix trie (trie.ts); rules with `*` become WILDCARD records
-// with their segments and KMP failure links, sorted by priority. The table is sized
-// exactly and written through one u32 view.
+// Plain rules go into a radix trie (trie.ts), and so, in most tables, do rules whose `*`s
+// all end them; other rules with `*` become WILDCARD records with their segments and KMP
+// failure links, sorted by priority. The table is sized exactly and written through one
+// u32 view.
 import * as F from './format.js';
 import { acquireRuleBuffer, releaseRuleBuffer, type RuleBuffer } from './rule-buffer.js';
 import { TrieBuilder } from './trie.js';
@@ -23,6 +24,12 @@ export interface EncodeOptions {
   readonly flags: number;
   /** Put every rule in the wildcard list (each rule evaluated on its own, for callers that need every match). */
   readonly allWildcard?: boolean;
+  /**
+   * Put the `/p*` rules (trailing `*`s only) in the trie (true) or the wildcard list
+   * (false) whatever the table; by default, as prefixStarsToTrie says. Both give the same
+   * verdicts. Ignored with allWildcard.
+   */
+  readonly prefixStars?: boolean;
 }
 
 const STAR = 0x2a;
@@ -39,6 +46,7 @@ const W_KIND = F.W_KIND;
 const W_ANCHORED = F.W_ANCHORED;
 const W_ID = F.W_ID / 4;
 const SEGMENT_WORDS = F.SEGMENT_SIZE / 4;
+const MAX_EXTRA = F.MAX_EXTRA;
 const S_BYTES_OFFSET = F.S_BYTES_OFFSET / 4;
 const S_LENGTH = F.S_LENGTH / 4;
 const S_FAIL_OFFSET = F.S_FAIL_OFFSET / 4;
@@ -55,6 +63,48 @@ function writeFailureLinks(src: Uint8Array, start: number, end: number, words: U
     if (c === src[start + k]) k++;
     words[at + q] = k;
   }
+}
+
+/**
+ * Whether the pattern src[start, end), whose first `*` is at start + star, is `/p*`: its
+ * `*`s all end it (then maybe `$`), at most MAX_EXTRA of them with the `$`. It matches
+ * exactly the paths that start with `/p` (a `*` matches any rest), as a prefix rule does.
+ */
+function isPrefixStar(src: Uint8Array, start: number, end: number, star: number, anchored: boolean): boolean {
+  if (end - start - star > MAX_EXTRA) return false;
+  for (let i = start + star + 1, stop = anchored ? end - 1 : end; i < stop; i++) if (src[i] !== STAR) return false;
+  return true;
+}
+
+/**
+ * Below this many rules with `*` (both kinds), a table has no DFA (assembly/dfa.ts
+ * DFA_TRIAL_RULES; a test checks they agree).
+ */
+export const PREFIX_STARS_BELOW = 8;
+
+/**
+ * Whether the `/p*` rules (isPrefixStar) of `rules` go into the trie as prefix rules with
+ * their extra priority (format.ts), rather than into the wildcard list: when no other rule
+ * has a `*`, or when too few rules have one for a DFA. A quarter of the corpus's rules
+ * with `*` are `/p*` rules. In the trie they cost nothing beyond the walk every path takes,
+ * while each wildcard rule adds to the prefilter; but where a DFA runs (8 or more rules
+ * with `*`), it takes the plain rules in anyway (dfa.ts), and its region, its switch from
+ * trial and the crowd flag are sized by the wildcard rules: moved there, they made those
+ * tables slower (docs/PERFORMANCE.md, "Trailing-`*` rules"), so they stay.
+ */
+function prefixStarsToTrie(rules: RuleBuffer): boolean {
+  const { bytes: src, start: starts, end: ends, star: stars, count } = rules;
+  let prefixStars = 0;
+  let others = 0;
+  for (let index = 0; index < count; index++) {
+    const star = stars[index]!;
+    if (star < 0) continue;
+    const start = starts[index]!;
+    const end = ends[index]!;
+    if (isPrefixStar(src, start, end, star, src[end - 1] === DOLLAR)) prefixStars++;
+    else others++;
+  }
+  return prefixStars > 0 && (others === 0 || prefixStars + others < PREFIX_STARS_BELOW);
 }
 
 /**
@@ -151,12 +201,14 @@ class Encoder {
     // never shared by two encodes.
     const allWildcard = options.allWildcard === true;
     const flags = options.flags;
+    const prefixStarsOption = options.prefixStars;
     const trie = this.trie;
     trie.reset(count);
     if (this.wildScratch.length < count) this.wildScratch = new Int32Array(Math.max(count, this.wildScratch.length * 2));
     if (this.wildSegments.length < 2 * count) this.wildSegments = new Int32Array(Math.max(2 * count, this.wildSegments.length * 2));
     const wild = this.wildScratch;
     const wildSegments = this.wildSegments;
+    const prefixStars = !allWildcard && (typeof prefixStarsOption === 'boolean' ? prefixStarsOption : prefixStarsToTrie(rules));
     let wildCount = 0;
     let segmentCount = 0;
     let previousStart = 0;
@@ -168,10 +220,12 @@ class Encoder {
       const length = (anchored ? end - 1 : end) - start;
       // A final `$` is not a `*`: the first `*` of the pattern is the first before it.
       const star = stars[index]!;
-      if (star < 0 && !allWildcard) {
+      const plainLength = star < 0 ? length : prefixStars && isPrefixStar(src, start, end, star, anchored) ? star : -1;
+      if (plainLength >= 0 && !allWildcard) {
+        const extra = star < 0 ? 0 : end - start - star;
         let shared = 0;
         if (previousLength >= 0) {
-          const m = length < previousLength ? length : previousLength;
+          const m = plainLength < previousLength ? plainLength : previousLength;
           // Word by word while the words agree (both starts are 4-aligned), then bytes.
           const a = start >> 2;
           const b = previousStart >> 2;
@@ -181,9 +235,9 @@ class Encoder {
           shared = w << 2;
           while (shared < m && src[start + shared] === src[previousStart + shared]) shared++;
         }
-        trie.insert(src, start, length, shared, anchored, rules.allow[index] === 1, rules.line[index]!);
+        trie.insert(src, start, plainLength, shared, anchored && extra === 0, rules.allow[index] === 1, rules.line[index]!, extra);
         previousStart = start;
-        previousLength = length;
+        previousLength = plainLength;
         continue;
       }
       // Segments (see format.ts): the text before the first `*`, the non-empty middle

@@ -24,18 +24,26 @@
 //   └──────┴─────┴──────────────────────────────────────────────────────────────┘
 //   then: nodes │ firstBytes (padded to 4) │ wildcards │ segments │ pool
 //
-// Plain rules (no `*`) live in a radix trie walked once per URL. NODE (32 bytes):
+// Plain rules live in a radix trie walked once per URL: rules without `*`, and rules whose
+// `*`s all end the pattern (`/p*`, `/p**$`), which match the paths starting with `/p` as a
+// prefix rule does, only with a higher priority. NODE (32 bytes):
 //    0 u32 labelOffset        bytes this node adds to its parent's path (table-relative)
 //    4 u32 labelLength        0 only for the root
 //    8 u32 firstChild         node index; a node's children are contiguous,
-//   12 u32 childCount         sorted by their first label byte (see firstBytes)
-//   16 u32 prefixAllowLine    1-based line of the earliest `allow: <path>` ending here, 0 = none
+//   12 u16 childCount         sorted by their first label byte (see firstBytes); ≤ 256
+//   14 u8  allowExtra         priority of prefixAllowLine's rule beyond the depth: its
+//                             trailing `*`s and `$` (0 for `allow: <path>`), 0 = none
+//   15 u8  disallowExtra      likewise for prefixDisallowLine
+//   16 u32 prefixAllowLine    1-based line of the best `allow: <path>[*…][$]` ending here
+//                             (highest extra, then earliest line), 0 = none
 //   20 u32 prefixDisallowLine
-//   24 u32 exactAllowLine     same for `allow: <path>$`
+//   24 u32 exactAllowLine     same for `allow: <path>$` (the earliest)
 //   28 u32 exactDisallowLine
-// A prefix rule ending at depth d (bytes from the root) has priority d, an exact one d + 1,
-// which is the length of the pattern as written after normalization (RFC 9309 §2.2.2:
-// the most specific match is the one with the most octets).
+// A prefix rule ending at depth d (bytes from the root) has priority d + its extra, an
+// exact one d + 1, which is the length of the pattern as written after normalization
+// (RFC 9309 §2.2.2: the most specific match is the one with the most octets). So a deeper
+// node's rule does not always outrank a shallower one's: `/a**` (3) outranks `/ab` (2).
+// A pattern with more than MAX_EXTRA trailing `*`s is a wildcard rule.
 //
 // Rules with `*` are WILDCARD records (24 bytes), sorted by priority descending, then line:
 //    0 u32 line
@@ -53,7 +61,7 @@
 
 /** "RTBL" read as a little-endian u32. */
 export const TABLE_MAGIC = 0x4c425452;
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 export const HEADER_SIZE = 48;
 export const H_MAGIC = 0;
@@ -75,6 +83,10 @@ export const N_LABEL_OFFSET = 0;
 export const N_LABEL_LENGTH = 4;
 export const N_FIRST_CHILD = 8;
 export const N_CHILD_COUNT = 12;
+export const N_ALLOW_EXTRA = 14;
+export const N_DISALLOW_EXTRA = 15;
+/** The largest extra priority a trie prefix rule can carry (a u8). */
+export const MAX_EXTRA = 255;
 export const N_PREFIX_ALLOW = 16;
 export const N_PREFIX_DISALLOW = 20;
 export const N_EXACT_ALLOW = 24;

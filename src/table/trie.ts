@@ -1,4 +1,4 @@
-// TrieBuilder: the radix trie of plain rules (no `*`), built from a RuleBuffer and written as format.ts NODE records.
+// TrieBuilder: the radix trie of plain rules (no `*` but trailing ones), built from a RuleBuffer and written as format.ts NODE records.
 import * as F from './format.js';
 
 /**
@@ -7,7 +7,8 @@ import * as F from './format.js';
  * cost an allocation each plus the collector's time. Fields: label = src[T_START, T_END)
  * of the RuleBuffer's bytes; T_FIRST its first byte; children as a list sorted by first
  * byte (T_CHILD, T_NEXT, T_COUNT); T_WIDE the node's slot in `byteIndex` or -1; the four
- * earliest lines (0 = none) in the order of format.ts's NODE.
+ * lines (0 = none) in the order of format.ts's NODE, then the extra priority of each
+ * prefix rule (format.ts allowExtra, disallowExtra).
  */
 const T_START = 0;
 const T_END = 1;
@@ -20,7 +21,9 @@ const T_PREFIX_ALLOW = 7;
 const T_PREFIX_DISALLOW = 8;
 const T_EXACT_ALLOW = 9;
 const T_EXACT_DISALLOW = 10;
-const T_STRIDE = 11;
+const T_ALLOW_EXTRA = 11;
+const T_DISALLOW_EXTRA = 12;
+const T_STRIDE = 13;
 
 /**
  * A node with this many children gets a 256-entry child index by byte: a long sorted
@@ -55,16 +58,32 @@ function newNode(t: Int32Array, index: number, start: number, end: number, first
   t[at + T_PREFIX_DISALLOW] = 0;
   t[at + T_EXACT_ALLOW] = 0;
   t[at + T_EXACT_DISALLOW] = 0;
+  t[at + T_ALLOW_EXTRA] = 0;
+  t[at + T_DISALLOW_EXTRA] = 0;
 }
 
 /**
- * Records a rule ending at node `at` (a field offset). Earliest line wins: RFC 9309
- * leaves equal rules to us; robots.cc keeps the first.
+ * Records a rule ending at node `at` (a field offset); a prefix rule with `extra` priority
+ * beyond the node's depth (its trailing `*`s and `$`). Two prefix rules of a kind at one
+ * node match the same paths, so only the one of highest priority can decide: it is kept,
+ * and between equals the earliest line (RFC 9309 leaves equal rules to us; robots.cc
+ * keeps the first).
  */
-function mark(t: Int32Array, at: number, anchored: boolean, allow: boolean, line: number): void {
-  const field = at + (anchored ? (allow ? T_EXACT_ALLOW : T_EXACT_DISALLOW) : allow ? T_PREFIX_ALLOW : T_PREFIX_DISALLOW);
+function mark(t: Int32Array, at: number, anchored: boolean, allow: boolean, line: number, extra: number): void {
+  if (anchored) {
+    const field = at + (allow ? T_EXACT_ALLOW : T_EXACT_DISALLOW);
+    const current = t[field]!;
+    if (current === 0 || line < current) t[field] = line;
+    return;
+  }
+  const field = at + (allow ? T_PREFIX_ALLOW : T_PREFIX_DISALLOW);
+  const extraField = at + (allow ? T_ALLOW_EXTRA : T_DISALLOW_EXTRA);
   const current = t[field]!;
-  if (current === 0 || line < current) t[field] = line;
+  const currentExtra = t[extraField]!;
+  if (current === 0 || extra > currentExtra || (extra === currentExtra && line < current)) {
+    t[field] = line;
+    t[extraField] = extra;
+  }
 }
 
 /**
@@ -73,7 +92,7 @@ function mark(t: Int32Array, at: number, anchored: boolean, allow: boolean, line
  * @example
  * const trie = new TrieBuilder();
  * trie.reset(ruleCount);
- * trie.insert(rules.bytes, start, length, 0, false, false, line);
+ * trie.insert(rules.bytes, start, length, 0, false, false, line, 0);
  * trie.nodeCount; // 2: the root and one leaf
  */
 export class TrieBuilder {
@@ -154,13 +173,14 @@ export class TrieBuilder {
   }
 
   /**
-   * Inserts a plain rule, pattern src[base, base + len). `shared` is how many leading
+   * Inserts a plain rule, pattern src[base, base + len) (for `/p*`: `/p`, with `extra` its
+   * priority beyond `len`, 1; else 0). `shared` is how many leading
    * bytes the pattern has in common with the previous plain rule inserted. The walk
    * consumes the rule's bytes left to right and splits at most one label, so building
    * the trie costs O(total pattern bytes) plus the child lookups (short lists, or an
    * index for wide nodes).
    */
-  insert(src: Uint8Array, base: number, len: number, shared: number, anchored: boolean, allow: boolean, line: number): void {
+  insert(src: Uint8Array, base: number, len: number, shared: number, anchored: boolean, allow: boolean, line: number, extra: number): void {
     const t = this.t;
     let count = this.nodeCount;
     if (this.pathNode.length < len + 2) {
@@ -186,7 +206,7 @@ export class TrieBuilder {
       const na = node * T_STRIDE;
       if (i === len) {
         this.pathLength = d;
-        mark(t, na, anchored, allow, line);
+        mark(t, na, anchored, allow, line, extra);
         this.nodeCount = count;
         return;
       }
@@ -221,7 +241,7 @@ export class TrieBuilder {
           const leaf = count;
           newNode(t, leaf, base + i, base + len, c);
           this.labelBytes += len - i;
-          mark(t, leaf * T_STRIDE, anchored, allow, line);
+          mark(t, leaf * T_STRIDE, anchored, allow, line, extra);
           this.link(node, prev, leaf, c);
           pathNode[d] = leaf;
           pathDepth[d] = len;
@@ -255,6 +275,8 @@ export class TrieBuilder {
         t[ta + T_PREFIX_DISALLOW] = t[at + T_PREFIX_DISALLOW]!;
         t[ta + T_EXACT_ALLOW] = t[at + T_EXACT_ALLOW]!;
         t[ta + T_EXACT_DISALLOW] = t[at + T_EXACT_DISALLOW]!;
+        t[ta + T_ALLOW_EXTRA] = t[at + T_ALLOW_EXTRA]!;
+        t[ta + T_DISALLOW_EXTRA] = t[at + T_DISALLOW_EXTRA]!;
         t[at + T_END] = start + k;
         t[at + T_CHILD] = tail;
         t[at + T_COUNT] = 1;
@@ -263,6 +285,8 @@ export class TrieBuilder {
         t[at + T_PREFIX_DISALLOW] = 0;
         t[at + T_EXACT_ALLOW] = 0;
         t[at + T_EXACT_DISALLOW] = 0;
+        t[at + T_ALLOW_EXTRA] = 0;
+        t[at + T_DISALLOW_EXTRA] = 0;
       }
       node = child;
       i += k;
@@ -298,7 +322,8 @@ export class TrieBuilder {
       u32[w + N_LABEL_OFFSET] = pool;
       u32[w + N_LABEL_LENGTH] = end - start;
       u32[w + N_FIRST_CHILD] = childCount > 0 ? childCursor : 0;
-      u32[w + N_CHILD_COUNT] = childCount;
+      // childCount (u16) and the two extras (u8) share a word, little-endian.
+      u32[w + N_CHILD_COUNT] = childCount | (t[at + T_ALLOW_EXTRA]! << 16) | (t[at + T_DISALLOW_EXTRA]! << 24);
       u32[w + N_PREFIX_ALLOW] = t[at + T_PREFIX_ALLOW]!;
       u32[w + N_PREFIX_DISALLOW] = t[at + T_PREFIX_DISALLOW]!;
       u32[w + N_EXACT_ALLOW] = t[at + T_EXACT_ALLOW]!;

@@ -106,7 +106,10 @@ export function validateRuleTable(bytes: Uint8Array): void {
     const labelOffset = u32(at + F.N_LABEL_OFFSET);
     const labelLength = u32(at + F.N_LABEL_LENGTH);
     const firstChild = u32(at + F.N_FIRST_CHILD);
-    const childCount = u32(at + F.N_CHILD_COUNT);
+    const childCount = v.getUint16(at + F.N_CHILD_COUNT, true);
+    // An extra priority belongs to a prefix rule: none without one.
+    if (bytes[at + F.N_ALLOW_EXTRA] !== 0 && u32(at + F.N_PREFIX_ALLOW) === 0) fail(`node ${k} has allowExtra ${bytes[at + F.N_ALLOW_EXTRA]} but no prefix allow`);
+    if (bytes[at + F.N_DISALLOW_EXTRA] !== 0 && u32(at + F.N_PREFIX_DISALLOW) === 0) fail(`node ${k} has disallowExtra ${bytes[at + F.N_DISALLOW_EXTRA]} but no prefix disallow`);
     if (k === 0 && labelLength !== 0) fail(`node 0 (root) has labelLength ${labelLength}, expected 0`);
     if (k > 0 && labelLength === 0) fail(`node ${k} has an empty label; only the root may`);
     inPool(`node ${k} label`, labelOffset, labelLength);
