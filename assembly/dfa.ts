@@ -18,9 +18,9 @@
 // The plain rules, folded in. The trie's rules (a node's prefix allow and disallow, of
 // priority its depth d plus their extra, and exact allow and disallow, `…$`, of priority
 // d + 1: format.ts) become one-piece rules after the wildcard ones: the node's d bytes
-// from the root, then MATCH (prefix) or FINAL (exact). Then a path's verdict needs no trie walk (match.ts
-// decideQueued and decide; left out, the walk saved 18–33% a URL on four corpus tables
-// of 55 to 159 wildcard rules). The fold is
+// from the root, then MATCH (prefix) or FINAL (exact). Then a path's verdict needs no
+// trie walk (match.ts decideQueued and decide; left out, the walk saved 18–33% a URL on
+// four corpus tables of 55 to 159 wildcard rules). The fold is
 // dropped (`flush`: the region laid out again without it, in MODE_CARRY) at its first
 // flush: a plain rule matched is a best carried on, so each one a workload matches starts
 // its own copy of the wildcard states that follow (DFA_PER_RULE leaves room for them: on
@@ -450,9 +450,10 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
     p++;
   }
   // The plain rules as one-piece rules, node by node: the prefix rules (N_PREFIX_*) of a
-  // node at depth d have priority d plus their extra (N_*_EXTRA) and end in MATCH, its exact rules (N_EXACT_*) priority
-  // d + 1 and end in FINAL (format.ts), as the trie walk ranks them. A rule's bytes are
-  // its node's labels from the root, written back to front up the parent links: O(d).
+  // node at depth d have priority d plus their extra (N_*_EXTRA) and end in MATCH, its
+  // exact rules (N_EXACT_*) priority d + 1 and end in FINAL (format.ts), as the trie walk
+  // ranks them. A rule's bytes are its node's labels from the root, written back to front
+  // up the parent links: O(d).
   let r = count;
   for (let k: u32 = 0; fold && k < nodeCount; k++) {
     const node = nodes + <usize>k * NODE_SIZE;

@@ -56,7 +56,7 @@ const pattern = fc.record({
 }).map(({ first, pieces, anchored, doubled }) => `${first}${pieces.map((p) => (doubled ? `**${p}` : `*${p}`)).join('')}${pieces.length === 0 ? '*' : ''}${anchored ? '$' : ''}`);
 const crowdPattern = fc.record({ pieces: fc.array(piece, { minLength: 1, maxLength: 3 }), anchored: fc.boolean(), tail: fc.boolean() })
   .map(({ pieces, anchored, tail }) => `/*${pieces.join('*')}${tail ? '*' : ''}${anchored ? '$' : ''}`);
-const plain = fc.constantFrom('', '/', '/a', '/ab$', '/ru/', '/a?b', '/abab', '/a*', '/ab**$', '*');
+const plain = fc.constantFrom('', '/', '/a', '/ab$', '/ru/', '/a?b', '/abab');
 const rule = (p: fc.Arbitrary<string>): fc.Arbitrary<string> => fc.tuple(fc.boolean(), p).map(([allow, text]) => `${allow ? 'Allow' : 'Disallow'}: ${text}`);
 
 const group = fc.tuple(

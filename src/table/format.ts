@@ -32,7 +32,7 @@
 //    8 u32 firstChild         node index; a node's children are contiguous,
 //   12 u16 childCount         sorted by their first label byte (see firstBytes); ≤ 256
 //   14 u8  allowExtra         priority of prefixAllowLine's rule beyond the depth: its
-//                             trailing `*`s and `$` (0 for `allow: <path>`), 0 = none
+//                             trailing `*`s and `$`; 0 for a rule without `*` or none
 //   15 u8  disallowExtra      likewise for prefixDisallowLine
 //   16 u32 prefixAllowLine    1-based line of the best `allow: <path>[*…][$]` ending here
 //                             (highest extra, then earliest line), 0 = none

@@ -173,9 +173,9 @@ export class TrieBuilder {
   }
 
   /**
-   * Inserts a plain rule, pattern src[base, base + len) (for `/p*`: `/p`, with `extra` its
-   * priority beyond `len`, 1; else 0). `shared` is how many leading
-   * bytes the pattern has in common with the previous plain rule inserted. The walk
+   * Inserts a plain rule, pattern src[base, base + len): for `/p*`, `/p` with `extra` 1 (its
+   * priority beyond `len`; 0 for a rule without `*`). `shared` is how many leading bytes the
+   * pattern has in common with the previous plain rule inserted. The walk
    * consumes the rule's bytes left to right and splits at most one label, so building
    * the trie costs O(total pattern bytes) plus the child lookups (short lists, or an
    * index for wide nodes).
