@@ -11,8 +11,8 @@ import { Robots, type Profile } from '../src/index.js';
 import { profileFlags } from '../src/rules/compile.js';
 import { PREFIX_STARS_BELOW, encodeRuleTable, type TableRule } from '../src/table/encode.js';
 import * as F from '../src/table/format.js';
-import { utf8 } from './helpers/cases.js';
 import { instantiate } from '../src/wasm/instance.js';
+import { utf8 } from './helpers/cases.js';
 import { PlacedTable } from './helpers/placed-table.js';
 import { ReferenceRobots } from './reference/index.js';
 
@@ -66,7 +66,7 @@ describe('encoding: trailing `*`s make a trie prefix rule', () => {
     expect(wildcards([rule(false, '/p*', 1), ...others(PREFIX_STARS_BELOW - 2)])).toBe(PREFIX_STARS_BELOW - 2);
     expect(wildcards([rule(false, '/p*', 1), ...others(PREFIX_STARS_BELOW - 1)])).toBe(PREFIX_STARS_BELOW);
     expect(wildcards(Array.from({ length: 40 }, (_v, i) => rule(i % 2 === 0, `/p${i}*`, i + 1)))).toBe(0);
-    // The option overrides the policy both ways; the verdicts are the same.
+    // The option overrides the policy both ways (the verdicts below use it to reach the DFA's fold and the automaton).
     const mixed = [rule(false, '/p*', 1), ...others(PREFIX_STARS_BELOW)];
     expect(new DataView(encodeRuleTable(mixed, { flags: 0, prefixStars: true }).buffer).getUint32(F.H_WILDCARD_COUNT, true)).toBe(PREFIX_STARS_BELOW);
     expect(new DataView(encodeRuleTable([rule(false, '/p*', 1)], { flags: 0, prefixStars: false }).buffer).getUint32(F.H_WILDCARD_COUNT, true)).toBe(1);
