@@ -139,7 +139,7 @@
 //      0‥7) below 0x4000, else 3 (0xc0, bits 8‥15, bits 0‥7); padded to 16. On the corpus's
 //      crowds in MODE_STEP, half the bytes of u16 positions: twice the states in a cache.
 
-import { outranks } from './rank';
+import { rankInto } from './rank';
 import {
   KIND_ALLOW, KIND_DISALLOW, NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_ALLOW_EXTRA, H_NODE_COUNT, H_NODES_OFFSET, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE, W_PRIORITY,
   W_SEGMENT_COUNT, FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -626,11 +626,7 @@ function flush(table: usize, dfa: usize): void {
 function record(rule: usize): void {
   const prio = load<i32>(rule, U_PRIORITY);
   const line = load<u32>(rule, U_LINE);
-  const at = BUILT + (load<u32>(rule, U_KIND) == KIND_ALLOW ? 0 : 8);
-  if (outranks(prio, line, load<i32>(at), load<u32>(at, 4))) {
-    store<i32>(at, prio);
-    store<u32>(at, line, 4);
-  }
+  rankInto(BUILT + (load<u32>(rule, U_KIND) == KIND_ALLOW ? 0 : 8), prio, line);
 }
 
 /** Empties the record at `at` (no match of either kind). */
@@ -897,18 +893,8 @@ export const PATH_ENDS: usize = memory.data(16 * QUEUE_CAP, 16);
 /** Merges the bests at `from` (PATH_ENDS's record) into entry k of PATH_ENDS, ranked as match.ts ranks rules. */
 function mergeBests(from: usize, k: u32): void {
   const to = PATH_ENDS + (<usize>k << 4);
-  const allowPrio = load<i32>(from);
-  const allowLine = load<u32>(from, 4);
-  if (outranks(allowPrio, allowLine, load<i32>(to), load<u32>(to, 4))) {
-    store<i32>(to, allowPrio);
-    store<u32>(to, allowLine, 4);
-  }
-  const disallowPrio = load<i32>(from, 8);
-  const disallowLine = load<u32>(from, 12);
-  if (outranks(disallowPrio, disallowLine, load<i32>(to, 8), load<u32>(to, 12))) {
-    store<i32>(to, disallowPrio, 8);
-    store<u32>(to, disallowLine, 12);
-  }
+  rankInto(to, load<i32>(from), load<u32>(from, 4));
+  rankInto(to + 8, load<i32>(from, 8), load<u32>(from, 12));
 }
 
 /**

@@ -9,3 +9,14 @@
 @inline export function outranks(prio: i32, line: u32, bestPrio: i32, bestLine: u32): bool {
   return prio > bestPrio || (prio == bestPrio && prio >= 0 && line < bestLine);
 }
+
+/**
+ * Puts a match of priority `prio` on `line` into the best at `at` (i32 priority, then u32
+ * line: the layout of every record of bests) when it outranks the one there.
+ */
+@inline export function rankInto(at: usize, prio: i32, line: u32): void {
+  if (outranks(prio, line, load<i32>(at), load<u32>(at, 4))) {
+    store<i32>(at, prio);
+    store<u32>(at, line, 4);
+  }
+}

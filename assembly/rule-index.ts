@@ -3,7 +3,7 @@
 // The host only places it (src/table/abi.ts, RuleIndex); its layout is this file's own.
 
 import { AUTOMATON_NONE, automatonBytesFor, automatonEnabled, automatonStateCount, buildAutomaton } from './wildcards';
-import { outranks } from './rank';
+import { rankInto } from './rank';
 import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa, stepDfa } from './dfa';
 import {
   H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -368,17 +368,9 @@ export function indexTable(table: usize, index: usize): void {
     // A prefix rule's priority is its depth plus its extra (format.ts): an ancestor's rule
     // with trailing `*`s may still outrank this node's.
     let line = load<u32>(node, N_PREFIX_ALLOW);
-    let prio = <i32>(d + <u32>load<u8>(node, N_ALLOW_EXTRA));
-    if (line != 0 && outranks(prio, line, load<i32>(mine, R_ALLOW_PRIO), load<u32>(mine, R_ALLOW_LINE))) {
-      store<i32>(mine, prio, R_ALLOW_PRIO);
-      store<u32>(mine, line, R_ALLOW_LINE);
-    }
+    if (line != 0) rankInto(mine + R_ALLOW_PRIO, <i32>(d + <u32>load<u8>(node, N_ALLOW_EXTRA)), line);
     line = load<u32>(node, N_PREFIX_DISALLOW);
-    prio = <i32>(d + <u32>load<u8>(node, N_DISALLOW_EXTRA));
-    if (line != 0 && outranks(prio, line, load<i32>(mine, R_DISALLOW_PRIO), load<u32>(mine, R_DISALLOW_LINE))) {
-      store<i32>(mine, prio, R_DISALLOW_PRIO);
-      store<u32>(mine, line, R_DISALLOW_LINE);
-    }
+    if (line != 0) rankInto(mine + R_DISALLOW_PRIO, <i32>(d + <u32>load<u8>(node, N_DISALLOW_EXTRA)), line);
     const firstChild = load<u32>(node, N_FIRST_CHILD);
     const childCount = <u32>load<u16>(node, N_CHILD_COUNT);
     for (let k: u32 = 0; k < childCount; k++) {

@@ -11,7 +11,7 @@
 // so the best of the nodes on the way (priority, then line: rank.ts) is the best allow
 // either way.
 
-import { outranks } from './rank';
+import { outranks, rankInto } from './rank';
 import { equalBytes, lanesBelow } from './scan';
 import {
   I_SLASH_NODE, K_CHILD_BYTES, K_FIRST_CHILD, K_LABEL, K_LABEL_BYTES, K_LABEL_LENGTH, REACH_SIZE, R_ALLOW_LINE, R_ALLOW_PRIO,
@@ -111,15 +111,9 @@ function findLaterChild(firstBytes: usize, firstChild: u32, count: u32, c: u32):
 @inline function exactRules(node: usize, pos: u32): void {
   const prio = <i32>pos + 1;
   let line = load<u32>(node, N_EXACT_ALLOW);
-  if (line != 0 && outranks(prio, line, load<i32>(WALKED, R_ALLOW_PRIO), load<u32>(WALKED, R_ALLOW_LINE))) {
-    store<i32>(WALKED, prio, R_ALLOW_PRIO);
-    store<u32>(WALKED, line, R_ALLOW_LINE);
-  }
+  if (line != 0) rankInto(WALKED + R_ALLOW_PRIO, prio, line);
   line = load<u32>(node, N_EXACT_DISALLOW);
-  if (line != 0 && outranks(prio, line, load<i32>(WALKED, R_DISALLOW_PRIO), load<u32>(WALKED, R_DISALLOW_LINE))) {
-    store<i32>(WALKED, prio, R_DISALLOW_PRIO);
-    store<u32>(WALKED, line, R_DISALLOW_LINE);
-  }
+  if (line != 0) rankInto(WALKED + R_DISALLOW_PRIO, prio, line);
 }
 
 /**

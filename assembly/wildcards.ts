@@ -87,7 +87,7 @@
 // EDGE: 0 u32 parent, 4 u32 child. ANCHORED: 0 u32 parent, 4 i32 priority, 8 u32 line, 12 u32 kind.
 // CHILD: 0 u32 parent (0xffffffff: empty), 4 u32 piece state, 8 u32 child, 12 u32 0.
 
-import { outranks } from './rank';
+import { outranks, rankInto } from './rank';
 import {
   FLAG_WILDCARD_AUTOMATON, KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_KIND, W_LINE,
   W_PRIORITY, W_SEGMENT_COUNT, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -441,11 +441,7 @@ export function buildAutomaton(table: usize, region: usize, bytes: u32): void {
     }
     if (endsAtNode) {
       const at = nodes + <usize>node * NODE_BYTES;
-      const prioAt = allow ? P_ALLOW_PRIO : P_DISALLOW_PRIO;
-      if (outranks(prio, line, load<i32>(at + prioAt), load<u32>(at + prioAt + 4))) {
-        store<i32>(at + prioAt, prio);
-        store<u32>(at + prioAt + 4, line);
-      }
+      rankInto(at + (allow ? P_ALLOW_PRIO : P_DISALLOW_PRIO), prio, line);
     }
   }
   const states = bStates;
