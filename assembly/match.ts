@@ -67,9 +67,9 @@ const TAIL_MASKS: usize = memory.data<u8>([
  * The classes found in p[0, n): class b when its byte occurs, or, for a pair class, its two
  * bytes occur next to each other. Each 16-byte step looks up the nibbles of every lane
  * (which classes it can start) and of the lane after it (which pairs it can end), per
- * group of 8 classes, and ORs the lanes into an accumulator; lanes past `n` are masked,
- * and so is a pair's second byte past `n`. Reads up to 16 bytes past p + n. With `both`
- * false, only classes 0‥7 (the only ones of a table with at most 8).
+ * group of 8 classes, and ORs the lanes into an accumulator; in the last step, lanes past
+ * `n` are masked, and so is a pair's second byte past `n`. Reads up to 16 bytes past p + n.
+ * With `both` false, only classes 0‥7 (the only ones of a table with at most 8).
  */
 @inline function classSet(index: usize, p: usize, n: u32, both: bool): u32 {
   const low0 = v128.load(index, I_CLASS_LOW);
@@ -82,27 +82,40 @@ const TAIL_MASKS: usize = memory.data<u8>([
   const secondHigh1 = v128.load(index, I_SECOND_HIGH + 16);
   const singles0 = i8x16.splat(load<u8>(index, I_SINGLES));
   const singles1 = i8x16.splat(load<u8>(index, I_SINGLES + 1));
-  const nibble = i8x16.splat(15);
+  const all = i8x16.splat(-1);
   let acc0 = i8x16.splat(0);
   let acc1 = i8x16.splat(0);
-  // Invariant: acc0, acc1 hold the classes of p[0, i) (a pair counted where it starts). ⌈n / 16⌉ steps.
-  for (let i: u32 = 0; i < n; i += 16) {
+  // Invariant: acc0, acc1 hold the classes of p[0, i) (a pair counted where it starts).
+  // A step whose 16 lanes and the bytes after them all lie in p[0, n) needs no masks, so
+  // the loop loads none (its masks are `all`, a constant): at most ⌈n / 16⌉ such steps,
+  // then at most one masked step.
+  let i: u32 = 0;
+  for (; i + 17 <= n; i += 16) {
     const v = v128.load(p + i);
     const w = v128.load(p + i + 1);
-    const hi = i8x16.shr_u(v, 4);
-    const lo = v128.and(v, nibble);
-    const hi2 = i8x16.shr_u(w, 4);
-    const lo2 = v128.and(w, nibble);
-    const tail = v128.load(TAIL_MASKS + 16 - min<u32>(16, n - i));
-    const tail2 = v128.load(TAIL_MASKS + 16 - min<u32>(16, n - i - 1));
-    const ends0 = v128.or(v128.and(v128.and(i8x16.swizzle(secondHigh0, hi2), i8x16.swizzle(secondLow0, lo2)), tail2), singles0);
-    acc0 = v128.or(acc0, v128.and(v128.and(v128.and(i8x16.swizzle(high0, hi), i8x16.swizzle(low0, lo)), ends0), tail));
-    if (both) {
-      const ends1 = v128.or(v128.and(v128.and(i8x16.swizzle(secondHigh1, hi2), i8x16.swizzle(secondLow1, lo2)), tail2), singles1);
-      acc1 = v128.or(acc1, v128.and(v128.and(v128.and(i8x16.swizzle(high1, hi), i8x16.swizzle(low1, lo)), ends1), tail));
-    }
+    acc0 = v128.or(acc0, groupClasses(v, w, all, all, low0, high0, secondLow0, secondHigh0, singles0));
+    if (both) acc1 = v128.or(acc1, groupClasses(v, w, all, all, low1, high1, secondLow1, secondHigh1, singles1));
+  }
+  if (i < n) {
+    const v = v128.load(p + i);
+    const w = v128.load(p + i + 1);
+    const tail = v128.load(TAIL_MASKS + 16 - (n - i));
+    const tail2 = v128.load(TAIL_MASKS + 16 - (n - i - 1));
+    acc0 = v128.or(acc0, groupClasses(v, w, tail, tail2, low0, high0, secondLow0, secondHigh0, singles0));
+    if (both) acc1 = v128.or(acc1, groupClasses(v, w, tail, tail2, low1, high1, secondLow1, secondHigh1, singles1));
   }
   return both ? orBytes(acc0) | (orBytes(acc1) << 8) : orBytes(acc0);
+}
+
+/**
+ * Per lane of v, the classes of one group of 8 (its nibble tables) that the lane's byte
+ * starts and, for a pair class, the byte after it (that lane of w) ends; lanes outside
+ * `tail`, and pairs whose second byte is outside `tail2`, count none.
+ */
+@inline function groupClasses(v: v128, w: v128, tail: v128, tail2: v128, low: v128, high: v128, secondLow: v128, secondHigh: v128, singles: v128): v128 {
+  const nibble = i8x16.splat(15);
+  const ends = v128.or(v128.and(v128.and(i8x16.swizzle(secondHigh, i8x16.shr_u(w, 4)), i8x16.swizzle(secondLow, v128.and(w, nibble))), tail2), singles);
+  return v128.and(v128.and(v128.and(i8x16.swizzle(high, i8x16.shr_u(v, 4)), i8x16.swizzle(low, v128.and(v, nibble))), ends), tail);
 }
 
 /** The OR of the 16 bytes of `v`. */
