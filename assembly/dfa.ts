@@ -23,9 +23,8 @@
 // four corpus tables of 55 to 159 wildcard rules). The fold is
 // dropped (`flush`: the region laid out again without it, in MODE_CARRY) at its first
 // flush: a plain rule matched is a best carried on, so each one a workload matches starts
-// its own copy of the wildcard states that follow (DFA_PER_RULE leaves room for them: on
-// the sweep's workloads, 801 of the 952 DFA tables in use keep their fold, 62 drop it, and
-// 89 never fold). Folded only when the plain rules have FOLD_POSITIONS positions or fewer
+// its own copy of the wildcard states that follow (DFA_PER_RULE and DFA_PER_NODE leave
+// room for them). Folded only when the plain rules have FOLD_POSITIONS positions or fewer
 // and the region keeps room for states.
 //
 // A DFA state is a set of positions plus a record of matches (best allow and disallow:
@@ -88,8 +87,9 @@
 // 20,000 paths.
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
-// wildcard rule, DFA_TRIAL_PER_RULE below DFA_MIN_RULES, at most DFA_CAP: sized from the
-// table's header so the host can place the RuleIndex). When the positions leave less than
+// wildcard rule, DFA_TRIAL_PER_RULE below DFA_MIN_RULES, plus DFA_PER_NODE per trie node
+// up to DFA_FOLD_NODES nodes, at most DFA_CAP: sized from the table's header so the host
+// can place the RuleIndex). When the positions leave less than
 // DFA_MIN_ARENA bytes for states, the DFA stays off (with the plain rules: it is laid out
 // without them).
 //
@@ -180,6 +180,19 @@ export const DFA_BASE: u32 = 64 << 10;
 export const DFA_PER_RULE: u32 = 12 << 10;
 export const DFA_TRIAL_PER_RULE: u32 = 8 << 10;
 export const DFA_CAP: u32 = 768 << 10;
+/**
+ * Region bytes per trie node, for the states the plain rules add once folded in (header):
+ * each plain rule a workload matches starts its own copy of the wildcard states that
+ * follow. The corpus's costliest trial tables, which dropped their fold at the first flush
+ * (www.att.com, ikea.com, cdiscount.com, newegg.com…), needed 1.6–5.1 KiB a node to keep
+ * it. Only for a trie of at most DFA_FOLD_NODES nodes: a larger one has more than
+ * FOLD_POSITIONS positions in practice (a rule's bytes from the root, plus one), so it is
+ * not folded. On the sweep's workloads, the 675 trial tables cost 0.972× (geometric mean;
+ * p10 0.857) what they did without it, the others 0.997×; the 4,686 corpus agents take
+ * 587 MB placed instead of 447 MB, none over 1 MiB.
+ */
+export const DFA_PER_NODE: u32 = 3 << 10;
+export const DFA_FOLD_NODES: u32 = 1024;
 /** Least arena left for states, else no DFA. */
 const DFA_MIN_ARENA: u32 = 32 << 10;
 /** Most row bytes (a transition holds offset / 8 in 16 bits, 0xffff kept for UNKNOWN). */
@@ -278,10 +291,11 @@ export const LANES: u32 = 4;
 const BUILT: usize = memory.data(16, 16);
 
 /** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
-export function dfaBytesFor(flags: u32, wildcardCount: u32): u32 {
+export function dfaBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32): u32 {
   if (wildcardCount < DFA_TRIAL_RULES) return 0;
   const perRule = wildcardCount < DFA_MIN_RULES ? DFA_TRIAL_PER_RULE : DFA_PER_RULE;
-  return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * perRule, DFA_CAP);
+  const forNodes = nodeCount <= DFA_FOLD_NODES ? <u64>nodeCount * DFA_PER_NODE : 0;
+  return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * perRule + forNodes, DFA_CAP);
 }
 
 /** Off: every table is matched rule by rule (`useDfa`, for tests and benchmarks that compare the two). */
@@ -572,7 +586,7 @@ function flush(table: usize, dfa: usize): void {
   // rule a workload matches). The table is laid out again as if never folded, its DFA on
   // (a flush comes only from a scan, so the DFA was in use).
   if (dfaFolds(dfa)) {
-    const bytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT));
+    const bytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT));
     const forFold = load<u32>(dfa, D_FOR_FOLD) != 0;
     memory.fill(dfa, 0, bytes);
     layOut(table, dfa, bytes, 0);

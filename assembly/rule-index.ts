@@ -163,7 +163,7 @@ export const COMPACT_NODES: u32 = 8192;
  * table has no DFA region, or it is a crowd's region that took its automaton.
  */
 @inline function dfaRegion(table: usize, index: usize): usize {
-  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT)) == 0) return 0;
+  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT)) == 0) return 0;
   const region = wildcardRegion(table, index);
   return automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE ? 0 : region;
 }
@@ -174,7 +174,7 @@ export const COMPACT_NODES: u32 = 8192;
  */
 export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
   // One region at automatonOffset, holding the Aho–Corasick automaton or the DFA, one at a time.
-  return automatonOffset(blockCount(wildcardCount), nodeCount) + max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfaBytesFor(flags, wildcardCount));
+  return automatonOffset(blockCount(wildcardCount), nodeCount) + max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfaBytesFor(flags, wildcardCount, nodeCount));
 }
 
 /** Bytes `indexTable` writes for `table`. */
@@ -382,7 +382,7 @@ export function indexTable(table: usize, index: usize): void {
 
   // The wildcard automaton or the DFA, when the table gets one.
   const region = automatonOffset(blocks, nodeCount);
-  const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count);
+  const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count, nodeCount);
   if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
   else if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) != 0) {
     switchToAutomaton(table, index, index + region);

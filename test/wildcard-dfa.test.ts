@@ -36,6 +36,9 @@ const TRIAL_PATHS = instantiate().dfaTrialPaths.value as number;
 const TRIAL_CALLS = (instantiate().dfaTrialCallsX2.value as number) / 2;
 /** Most positions (pattern bytes plus one per rule) of the plain rules a DFA takes in (FOLD_POSITIONS). */
 const FOLD_POSITIONS = instantiate().dfaFoldPositions.value as number;
+/** Region bytes per trie node, and the most nodes that get them (DFA_PER_NODE, DFA_FOLD_NODES). */
+const DFA_PER_NODE = instantiate().dfaPerNode.value as number;
+const DFA_FOLD_NODES = instantiate().dfaFoldNodes.value as number;
 // Not a multiple of 4: the last few paths of a batch are judged without the four-lane scan.
 const URLS_PER_RUN = 203;
 const PROFILES: readonly Profile[] = ['rfc', 'google'];
@@ -206,17 +209,20 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
   });
 
   it('a DFA on for its fold alone that drops the fold (its states outgrow the cache) is back on trial, and a later window with enough matches turns it on unfolded', () => {
-    // 300 plain prefixes, each followed by query strings that walk the wildcard states
-    // (`?`, `f`, digits) but never hold `=`, so rule by rule the prefilter passes no rule:
-    // folded, ~300 copies of those states, past the trial region's cache (DFA_TRIAL_PER_RULE).
+    // PREFIXES plain prefixes (a trie past DFA_FOLD_NODES nodes, so the region gets no room
+    // for them), each followed by query strings that walk the wildcard states (`?`, `f`,
+    // digits) but never hold `=`, so rule by rule the prefilter passes no rule: folded,
+    // ~PREFIXES copies of those states, past the trial region's cache (DFA_TRIAL_PER_RULE
+    // a wildcard rule: the most a trial table has, so that the prefixes' positions fit).
     const r = random(43);
-    const wild = Array.from({ length: DFA_TRIAL_RULES }, (_v, i) => `Disallow: /*?*f${i}=`);
+    const PREFIXES = DFA_FOLD_NODES + 100;
+    const wild = Array.from({ length: DFA_MIN_RULES - 1 }, (_v, i) => `Disallow: /*?*f${i}=`);
     const lines = ['User-agent: bot', ...wild];
-    for (let i = 0; i < 300; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`);
+    for (let i = 0; i < PREFIXES; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`);
     const folding = `${lines.join('\n')}\n`;
-    const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % 300}/${randomWord(r, 'abf1', 8)}?${randomWord(r, 'f0123456789&', 12)}`);
+    const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % PREFIXES}/${randomWord(r, 'abf1', 8)}?${randomWord(r, 'f0123456789&', 12)}`);
     const placed = new Placed(Robots.parse(folding).forAgent('bot').table);
-    expect(placed.status()).toMatchObject({ plainRules: 300, enabled: false, trialLeft: TRIAL_PATHS });
+    expect(placed.status()).toMatchObject({ plainRules: PREFIXES, enabled: false, trialLeft: TRIAL_PATHS });
     const got = placed.judge(urls, true);
     expect(placed.status()).toMatchObject({ plainRules: 0, flushes: 1, enabled: false });
     expect(placed.status().trialLeft).toBeGreaterThan(0);
@@ -228,6 +234,35 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     const after = placed.judge(costlyPaths, true);
     expect(placed.status()).toMatchObject({ enabled: true, plainRules: 0 });
     expect(after).toEqual(placed.judge(costlyPaths, false));
+  }, 120_000);
+
+  it('the DFA region gets DFA_PER_NODE bytes a trie node, up to DFA_FOLD_NODES nodes and none past them', () => {
+    const exports = instantiate();
+    // 8 wildcard rules against 7 (no DFA region; the same 16-rule block): the difference is the region.
+    const region = (nodes: number): number => exports.indexBytesFor(0, DFA_TRIAL_RULES, nodes, DFA_TRIAL_RULES, 64) - exports.indexBytesFor(0, DFA_TRIAL_RULES - 1, nodes, DFA_TRIAL_RULES - 1, 64);
+    expect(region(100) - region(0)).toBe(100 * DFA_PER_NODE);
+    expect(region(DFA_FOLD_NODES)).toBeGreaterThan(region(100));
+    expect(region(DFA_FOLD_NODES + 1)).toBe(region(0));
+  });
+
+  it('a trial table of 150 plain prefixes keeps them folded through a workload its wildcard rules alone would cache in a tenth of the region', () => {
+    // Each prefix is followed by query strings that walk the wildcard states: ~150 copies of
+    // them, more than the region of its wildcard rules alone holds, within what its nodes add.
+    const r = random(47);
+    const wild = Array.from({ length: DFA_TRIAL_RULES }, (_v, i) => `Disallow: /*?*f${i}=`);
+    const lines = ['User-agent: bot', ...wild];
+    for (let i = 0; i < 150; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`);
+    const body = `${lines.join('\n')}\n`;
+    const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % 150}/${randomWord(r, 'abf1=', 8)}?${randomWord(r, 'f0123456789=&', 12)}`);
+    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+    const got = placed.judge(urls, true);
+    expect(placed.status()).toMatchObject({ plainRules: 150, flushes: 0, enabled: true, mode: 'carry' });
+    expect(got).toEqual(placed.judge(urls, false));
+    const ref = ReferenceRobots.parse(body, { profile: 'rfc' });
+    urls.slice(0, 600).forEach((u, i) => {
+      const want = ref.explain(u, 'bot');
+      expect(got[i], u).toEqual({ allowed: want.allowed, line: want.line });
+    });
   }, 120_000);
 
   it(`${Math.ceil(RUNS / 4)} generated groups of ${DFA_TRIAL_RULES}–${DFA_MIN_RULES - 1} wildcard rules × ${TRIAL_PATHS + 103} URLs: exact before and after any switch`, () => {
@@ -431,16 +466,18 @@ describe('wildcard DFA: the plain rules taken in (their verdicts need no trie wa
   });
 
   it('a folded DFA whose states outgrow the cache (each plain rule matched starts its own copy of the wildcard states) lays itself out again without them, exactly', () => {
-    // 300 plain prefixes, each followed by query strings that walk the wildcard states:
-    // folded, ~300 copies of them; laid out again, about a hundred states in all.
+    // PREFIXES plain prefixes (a trie past DFA_FOLD_NODES nodes: no region bytes for them),
+    // each followed by query strings that walk the wildcard states: folded, ~PREFIXES
+    // copies of them; laid out again, about a hundred states in all.
     const r = random(41);
+    const PREFIXES = DFA_FOLD_NODES + 100;
     const lines = ['User-agent: bot', ...wildcards];
-    for (let i = 0; i < 300; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`);
+    for (let i = 0; i < PREFIXES; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /d${i}/`);
     const body = `${lines.join('\n')}\n`;
-    const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % 300}/${randomWord(r, 'abf1=', 8)}?${randomWord(r, 'f0123456789=&', 12)}`);
+    const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % PREFIXES}/${randomWord(r, 'abf1=', 8)}?${randomWord(r, 'f0123456789=&', 12)}`);
     expectReference(body, urls.slice(0, 300), 'rfc');
     const placed = new Placed(Robots.parse(body).forAgent('bot').table);
-    expect(placed.status()).toMatchObject({ plainRules: 300, states: 0 });
+    expect(placed.status()).toMatchObject({ plainRules: PREFIXES, states: 0 });
     const dfa = placed.judge(urls, true);
     expect(placed.status()).toMatchObject({ plainRules: 0, flushes: 1, enabled: true, mode: 'carry' });
     expect(dfa).toEqual(placed.judge(urls, false));

@@ -32,6 +32,10 @@ export interface WasmExports {
   readonly dfaTrialCallsX2: WebAssembly.Global;
   /** Most positions (pattern bytes plus one per rule) of the plain rules a DFA takes in (assembly/dfa.ts FOLD_POSITIONS). */
   readonly dfaFoldPositions: WebAssembly.Global;
+  /** DFA region bytes per trie node, for the states the folded plain rules add (assembly/dfa.ts DFA_PER_NODE). */
+  readonly dfaPerNode: WebAssembly.Global;
+  /** Most trie nodes for which a DFA region gets dfaPerNode bytes a node (assembly/dfa.ts DFA_FOLD_NODES). */
+  readonly dfaFoldNodes: WebAssembly.Global;
   /** Turns the wildcard DFA on (1, the default) or off (0) for every table of this instance: rule by rule, same verdicts. */
   useDfa(on: number): void;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */
