@@ -2,7 +2,7 @@
 //
 // Switching between hosts' tables costs a WeakMap lookup, not a copy. When the arena is
 // full it is emptied at once (a new epoch) and refilled on demand. It doubles (up to
-// 64 MB, or the largest table seen) when the tables it held had been resident before,
+// 192 MB, or the largest table seen) when the tables it held had been resident before,
 // so that a working set that filled it fits next time; a stream of one-off tables does
 // not grow it. The io regions (memory.ts) follow it and move when it grows or moves.
 import { H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
@@ -16,10 +16,14 @@ import { MemoryLimitError, type EngineLimits } from './limits.js';
 const ARENA_BYTES = 1 << 20;
 /**
  * The arena doubles, when it fills with tables in use, up to this size: the tables a
- * workload keeps switching between stay resident (the corpus's 2,343 Googlebot tables
- * and their indexes take about 15 MB). Beyond it, a full arena is emptied and refilled.
+ * workload keeps switching between stay resident. A table with 8 or more wildcard rules
+ * brings a DFA or automaton region of up to 768 KiB (assembly/rule-index.ts): the 1,183
+ * corpus sites with URL lists take 123 MB with their indexes (Googlebot), all 2,343 take
+ * 295 MB. Beyond it, a full arena is emptied and refilled. Below the default
+ * retainMemoryBytes (256 MiB, src/wasm/limits.ts), with room for the io regions, so that
+ * a grown arena outlives the call.
  */
-const ARENA_MAX_BYTES = 64 << 20;
+const ARENA_MAX_BYTES = 192 << 20;
 
 /** Where one table lives in the arena, valid while `epoch` is the arena's. */
 export interface Slot {
