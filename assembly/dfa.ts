@@ -60,10 +60,13 @@
 // step misses; a path may build at most MISS_BUDGET states, after
 // which `scanDfa` gives up and match.ts judges the path rule by rule (linear: O(L + W × L)
 // for W rules). When the cache is full it is emptied and the path starts again once; the
-// first flush turns MODE_CARRY into MODE_STEP; after it, a table whose cache fills
-// STRIKE_LIMIT times in a row having built more than one state per PATHS_PER_STATE paths
-// stops using the DFA (its workload builds states faster than it
-// reuses them, and building costs far more than matching rule by rule). So a path
+// first flush turns MODE_CARRY into MODE_STEP; after it, a table whose cache keeps filling
+// having built more than one state per PATHS_PER_STATE paths stops using the DFA (its
+// workload builds states faster than it reuses them, and building costs far more than
+// matching rule by rule): such a fill counts two strikes, a slower one forgives one, and
+// 2 × STRIKE_LIMIT strikes give up, so fills too soon between slower ones add up where a
+// count of fills in a row would start over (www.selfridges.com: its DFA churned at 1.6×
+// the cost of matching rule by rule). So a path
 // costs O(L + MISS_BUDGET × P) plus, at worst, the rule-by-rule fallback, and the region
 // never grows. Verdicts never depend on which path is taken: both are exact.
 //
@@ -108,7 +111,7 @@
 //   24 u32 metaNext       … and meta records grow down from here …
 //   28 u32 arenaEnd       … from the region's end
 //   32 u32 start          the start state's transition | 0x10000 (0: not built yet)
-//   36 u32 strikes        flushes in a row that came too soon (PATHS_PER_STATE)
+//   36 u32 strikes        two per flush that came too soon (PATHS_PER_STATE), less one per slower one
 //   40 u32 paths          paths scanned since the last flush
 //   44 u32 posAt          POS[P]
 //   48 u32 hashAt         u32 heads[HASH_SLOTS]: row offset + 1 of a state, chained through M_NEXT
@@ -201,7 +204,7 @@ const ROWS_CAP: u32 = (1 << 19) - 16;
 const MISS_BUDGET: u32 = 96;
 /** A flush is a strike when the cache built more than one state per PATHS_PER_STATE paths since the last one … */
 const PATHS_PER_STATE: u32 = 8;
-/** … and after this many strikes in a row the table stops using the DFA. */
+/** … counting two, a slower fill forgiving one; at 2 × STRIKE_LIMIT strikes the table stops using the DFA. */
 const STRIKE_LIMIT: u32 = 3;
 /** Hash heads (a power of two). */
 const HASH_SLOTS: u32 = 2048;
@@ -575,9 +578,10 @@ function empty(dfa: usize): void {
 }
 
 /**
- * Empties the full cache of `table`'s DFA; STRIKE_LIMIT flushes in a row of a cache that
- * filled too fast turn the DFA off, and so does a crowd's first flush in MODE_STEP. A
- * folded DFA is laid out again without its plain rules instead (header).
+ * Empties the full cache of `table`'s DFA; 2 × STRIKE_LIMIT strikes (two per flush of a
+ * cache that filled too fast, less one per slower flush) turn the DFA off, and so does a
+ * crowd's first flush in MODE_STEP. A folded DFA is laid out again without its plain rules
+ * instead (header).
  */
 function flush(table: usize, dfa: usize): void {
   const flushes = load<u32>(dfa, D_FLUSHES) + 1;
@@ -600,7 +604,8 @@ function flush(table: usize, dfa: usize): void {
   }
   store<u32>(dfa, flushes, D_FLUSHES);
   const states = load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
-  const strikes = <u64>states * PATHS_PER_STATE > <u64>load<u32>(dfa, D_PATHS) ? load<u32>(dfa, D_STRIKES) + 1 : 0;
+  const before = load<u32>(dfa, D_STRIKES);
+  const strikes = <u64>states * PATHS_PER_STATE > <u64>load<u32>(dfa, D_PATHS) ? before + 2 : before - min<u32>(before, 1);
   store<u32>(dfa, strikes, D_STRIKES);
   empty(dfa);
   // The first flush turns MODE_CARRY into MODE_STEP: its workload outgrew the cache, and
@@ -613,7 +618,7 @@ function flush(table: usize, dfa: usize): void {
   // A crowd gives up at its first flush in MODE_STEP: its workload outgrew the cache, and
   // the automaton that takes over (match.ts) needs none (europa.eu's crowd flushed every
   // 20,000 paths without a strike, at 1.2–1.4× the automaton's cost).
-  if (strikes >= STRIKE_LIMIT || (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0) store<u32>(dfa, 0, D_ENABLED);
+  if (strikes >= 2 * STRIKE_LIMIT || (<u32>load<u16>(table, H_FLAGS) & FLAG_WILDCARD_AUTOMATON) != 0) store<u32>(dfa, 0, D_ENABLED);
 }
 
 /** The meta record of the state whose row is at offset s from the rows. */

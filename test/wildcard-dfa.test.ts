@@ -314,6 +314,40 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     expect(placed.judge(urls, true)).toEqual(dfa);
   }, 120_000);
 
+  it('fills that come too soon between slower ones: each counts two strikes and a slow one forgives one, so the DFA gives up where "in a row" never would', () => {
+    const body = dense(7, 400);
+    const r = random(13);
+    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+    // Long random paths build states: the cache fills within a few hundred of them.
+    const fresh = (): string[] => Array.from({ length: 50 }, () => `https://example.com/${word(r, 80 + Math.floor(r() * 40))}`);
+    // Fills the cache with fresh paths; returns the states it held before the flush.
+    const fill = (): number => {
+      const flushes = placed.status().flushes;
+      let held = 0;
+      while (placed.status().flushes === flushes && placed.status().enabled) {
+        held = placed.status().states;
+        placed.judge(fresh(), true);
+      }
+      return held;
+    };
+    fill(); // the first flush turns the DFA to step mode
+    let pattern = '';
+    for (let round = 0; round < 8 && placed.status().enabled; round++) {
+      const held = fill(); // too soon: more than one state per PATHS_PER_STATE (8) paths
+      pattern += 'S';
+      if (!placed.status().enabled) break;
+      // Slow: one cached path judged more than 8 times per state the cache holds, then fresh paths until it fills.
+      placed.judge(Array.from({ length: 8 * held + 2000 }, () => 'https://example.com/zz'), true);
+      fill();
+      pattern += 'N';
+    }
+    // Strikes: S +2, N −1; given up at 2 × STRIKE_LIMIT (6): S N S N S N S N S.
+    expect(pattern).toBe('SNSNSNSNS');
+    expect(placed.status().enabled).toBe(false);
+    const urls = fresh().concat(fresh());
+    expect(placed.judge(urls, true)).toEqual(placed.judge(urls, false));
+  }, 120_000);
+
   it('bests that multiply the states past the cache: the first flush turns the DFA to step mode, which holds the workload, every verdict matches', () => {
     // 200 rules `/*m<two digits>` of one priority: carried in the state, the best so far
     // (the earliest line matched) multiplies every later state, and prunes the rules after
