@@ -1,5 +1,6 @@
 // The Wasm ABI: plain numbers in and out, one call per batch; layouts in src/table/abi.ts, regions in src/wasm/memory.ts.
 import { decide, decidedLine, decideQueued, queuePath, queues, collectMatches as collect } from './match';
+import { QUEUE_CAP } from './dfa';
 export { automatonStates, dfaStatus, dfaStepMode, dropDfa, indexBytes, indexBytesFor, indexTable } from './rule-index';
 export { useDfa } from './dfa';
 /** Wildcard rules from which a table uses the DFA from the start, from which it gets one on trial, and the trial's window (diagnostics for tests). */
@@ -290,11 +291,12 @@ export function formatLines(table: usize, index: usize, input: usize, len: u32, 
   const outcome = (options & ROW_OUTCOME) == 0
     ? OUTCOME_NONE
     : (options & ROW_UNREACHABLE) != 0 ? OUTCOME_UNREACHABLE : (options & ROW_UNAVAILABLE) != 0 ? OUTCOME_UNAVAILABLE : OUTCOME_OK;
+  allowedCount = 0;
+  disallowedCount = 0;
+  if (queues(table, index)) return formatQueued(table, index, flags, input, len, final, out, outCap, options, scratch, fixed, outcome);
   let start: u32 = 0;
   let n: u32 = 0;
   let o = out;
-  allowedCount = 0;
-  disallowedCount = 0;
   while (start < len) {
     const judged = judgeLine(table, index, flags, input, start, len, final, scratch);
     // Judging has no effect beyond decidedLine, so a row that does not fit is just left for the next call.
@@ -307,6 +309,59 @@ export function formatLines(table: usize, index: usize, input: usize, len: u32, 
     if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, 0, 0, input + start, lineLength, outcome);
     n++;
     start = lineEndAt + 1;
+  }
+  consumedBytes = start < len ? start : len;
+  writtenBytes = <u32>(o - out);
+  return n;
+}
+
+// A round of formatQueued: each line's start and length, then its verdict and deciding line (the queue's out and linesOut).
+const ROUND_STARTS: usize = memory.data(4 * QUEUE_CAP, 16);
+const ROUND_LENGTHS: usize = memory.data(4 * QUEUE_CAP, 16);
+const ROUND_VERDICTS: usize = memory.data(QUEUE_CAP, 16);
+const ROUND_LINES: usize = memory.data(4 * QUEUE_CAP, 16);
+
+/**
+ * formatLines for a table whose paths the batch loops queue for the DFA (match.ts
+ * `queues`): lines are judged in rounds of up to QUEUE_CAP, their paths queued as
+ * matchLines queues them, and each round's rows written once its verdicts are in. A round
+ * takes a line only while the rows' bounds (rowBound) fit what is left of `out`, so every
+ * row of a round is written; a line without its '\n' (and not final) ends the call, as in
+ * formatLines. At most ⌈lines / QUEUE_CAP⌉ rounds, each line prepared once and written once.
+ */
+function formatQueued(table: usize, index: usize, flags: u32, input: usize, len: u32, final: u32, out: usize, outCap: u32, options: u32, scratch: usize, fixed: bool, outcome: u32): u32 {
+  let start: u32 = 0;
+  let n: u32 = 0;
+  let o = out;
+  let reserved: u64 = 0;
+  let more = true;
+  // Invariant: the lines before `start` have their rows written (or left unwanted), and
+  // `reserved` bounds the bytes of those rows and of the current round's.
+  while (more && start < len) {
+    let k: u32 = 0;
+    while (k < QUEUE_CAP && start < len) {
+      if (!prepareLineAt(flags, input, start, len, final, scratch)) { more = false; break; }
+      const bound = <u64>rowBound(lineLength, 0);
+      if (reserved + bound > <u64>outCap) { more = false; break; }
+      reserved += bound;
+      store<u32>(ROUND_STARTS + (<usize>k << 2), start);
+      store<u32>(ROUND_LENGTHS + (<usize>k << 2), lineLength);
+      judgeOrQueue(table, index, flags, input, input + len, k, ROUND_VERDICTS, ROUND_LINES);
+      k++;
+      start = lineEndAt + 1;
+    }
+    decideQueued(table, index, ROUND_VERDICTS, ROUND_LINES);
+    for (let j: u32 = 0; j < k; j++) {
+      const verdict = load<u8>(ROUND_VERDICTS + j) != 0;
+      // The table is Robots.allowAll() / disallowAll(): its verdicts stand, its lines do not.
+      const line = fixed ? 0 : load<u32>(ROUND_LINES + (<usize>j << 2));
+      if (verdict) allowedCount++;
+      else disallowedCount++;
+      if (rowWanted(options, verdict)) {
+        o = putRow(o, options, verdict, line, 0, 0, input + load<u32>(ROUND_STARTS + (<usize>j << 2)), load<u32>(ROUND_LENGTHS + (<usize>j << 2)), outcome);
+      }
+      n++;
+    }
   }
   consumedBytes = start < len ? start : len;
   writtenBytes = <u32>(o - out);

@@ -1,0 +1,99 @@
+// Check rows (`formatLines`) of a table whose paths the batch loops queue for the DFA: written in rounds after the queue's verdicts, the same rows as one path at a time, whatever room the output has.
+import { describe, expect, it } from 'vitest';
+import { Robots } from '../src/index.js';
+import { getEngine } from '../src/wasm/index.js';
+import { PlacedTable } from './helpers/placed-table.js';
+import { ReferenceRobots } from './reference/index.js';
+import { random, randomWord } from './reference/prng.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** 40 wildcard rules (a DFA from the first path) and 60 plain ones. */
+const BODY = [
+  'User-agent: *',
+  ...Array.from({ length: 40 }, (_v, i) => `${i % 4 === 0 ? 'Allow' : 'Disallow'}: /*${['?', 'x', '.', '/'][i % 4]}${i % 10}*${['a', 'b='][i % 2]}`),
+  ...Array.from({ length: 60 }, (_v, i) => `${i % 3 === 0 ? 'Allow' : 'Disallow'}: /p${i % 20}/${i % 7}`),
+  'Disallow: /~x',
+].join('\n');
+
+/** 700 lines (more than two rounds of 256): plain paths, ones rewritten into scratch (%7e, %41, uppercase host), /robots.txt, CRLF. */
+function workload(seed: number): string[] {
+  const r = random(seed);
+  return Array.from({ length: 700 }, (_v, i) => {
+    const path = `/p${Math.floor(r() * 22)}/${randomWord(r, '0123456789ab?=x./', 1 + Math.floor(r() * 14))}`;
+    if (i % 50 === 7) return 'https://www.example.com/robots.txt';
+    if (i % 13 === 5) return `https://Www.Example.com/%7ex${randomWord(r, 'ab%41', 4)}`;
+    if (i % 17 === 3) return `${path}\r`;
+    return `https://www.example.com${path}`;
+  });
+}
+
+describe('check rows of a DFA table: queued in rounds', () => {
+  it('700 lines: every row as decideLines and the reference say, in input order, with and without a final line break', () => {
+    const matcher = Robots.parse(BODY).forAgent('ExampleBot');
+    const ref = ReferenceRobots.parse(BODY, { profile: 'rfc' });
+    for (const seed of [1, 2]) {
+      const lines = workload(seed);
+      for (const ending of ['\n', '']) {
+        const bytes = encoder.encode(lines.join('\n') + ending);
+        const decided = matcher.decideLines(bytes);
+        const batch = getEngine().formatLineRows(matcher.table, bytes, true, 0);
+        const rows = batch.rows.map((b) => decoder.decode(b)).join('').split('\n').slice(0, -1);
+        expect(batch.count).toBe(lines.length);
+        expect(rows).toHaveLength(lines.length);
+        expect(batch.allowed + batch.disallowed).toBe(lines.length);
+        rows.forEach((row, i) => {
+          const [verdict, line, url] = row.split('\t');
+          expect({ verdict, line: Number(line) }, `line ${i}`).toEqual({ verdict: decided.verdicts[i] === 1 ? 'allow' : 'disallow', line: decided.lines[i] });
+          expect(url, `line ${i}`).toBe(lines[i]!.replace(/\r$/, ''));
+        });
+        lines.slice(0, 120).forEach((u, i) => {
+          const want = ref.explain(u.replace(/\r$/, ''), 'ExampleBot');
+          expect({ allowed: decided.verdicts[i] === 1, line: decided.lines[i] }, u).toEqual({ allowed: want.allowed, line: want.line });
+        });
+      }
+    }
+  });
+
+  it('output room for a few rows at a time: the calls resume where the last stopped, and their rows joined are the one-call rows', () => {
+    const table = Robots.parse(BODY).forAgent('ExampleBot').table;
+    const placed = new PlacedTable(table);
+    const ex = placed.exports;
+    const lines = workload(3);
+    // The last line has no '\n': not taken while `final` is 0.
+    const input = encoder.encode(`${lines.join('\n')}`);
+    const inputAt = (placed.index + ex.indexBytes(placed.at) + 64 + 15) & ~15;
+    const scratch = (inputAt + input.length + 64 + 15) & ~15;
+    const out = (scratch + 3 * input.length + 64 + 15) & ~15;
+    const outCap = 1 << 20;
+    const need = out + outCap + 64;
+    if (need > ex.memory.buffer.byteLength) ex.memory.grow(Math.ceil((need - ex.memory.buffer.byteLength) / 65536));
+    new Uint8Array(ex.memory.buffer).set(input, inputAt);
+    const call = (from: number, cap: number, final: number): { n: number; consumed: number; text: string } => {
+      const n = ex.formatLines(placed.at, placed.index, inputAt + from, input.length - from, final, out, cap, 0, scratch);
+      const written = ex.written();
+      expect(written).toBeLessThanOrEqual(cap);
+      return { n, consumed: ex.consumed(), text: decoder.decode(new Uint8Array(ex.memory.buffer, out, written)) };
+    };
+    const whole = call(0, outCap, 1);
+    expect(whole.n).toBe(lines.length);
+    for (const cap of [400, 1000, 4000]) {
+      let from = 0;
+      let text = '';
+      let n = 0;
+      // Room for one to a few dozen rows a call: many rounds of fewer than 256 lines.
+      for (let calls = 0; calls < 2000; calls++) {
+        const got = call(from, cap, 0);
+        if (got.n === 0) break;
+        n += got.n;
+        text += got.text;
+        from += got.consumed;
+      }
+      expect(n, `cap ${cap}`).toBe(lines.length - 1);
+      const last = call(from, cap, 1);
+      expect(last.n).toBe(1);
+      expect(text + last.text, `cap ${cap}`).toBe(whole.text);
+    }
+  });
+});
