@@ -293,9 +293,14 @@ export const LANES: u32 = 4;
  */
 const BUILT: usize = memory.data(16, 16);
 
+/** Whether a table of this many wildcard rules has a DFA region (exactly when dfaBytesFor is not 0): decide asks it for every path. */
+@inline export function hasDfaRegion(wildcardCount: u32): bool {
+  return wildcardCount >= DFA_TRIAL_RULES;
+}
+
 /** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
 export function dfaBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32): u32 {
-  if (wildcardCount < DFA_TRIAL_RULES) return 0;
+  if (!hasDfaRegion(wildcardCount)) return 0;
   const perRule = wildcardCount < DFA_MIN_RULES ? DFA_TRIAL_PER_RULE : DFA_PER_RULE;
   const forNodes = nodeCount <= DFA_FOLD_NODES ? <u64>nodeCount * DFA_PER_NODE : 0;
   return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * perRule + forNodes, DFA_CAP);

@@ -45,14 +45,14 @@ import {
   R_DISALLOW_LINE, R_DISALLOW_PRIO, switchToAutomaton, wildcardRegion,
 } from './rule-index';
 import {
-  FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_NODE_COUNT, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
+  FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   KIND_ALLOW, SEGMENT_SIZE, S_BYTES_OFFSET, S_FAIL_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_ID, W_KIND, W_LINE, W_SEGMENT_COUNT,
 } from './table';
 import { walkTrie } from './trie-walk';
 import {
   automatonEnabled, matchedAllowLine, matchedAllowPrio, matchedDisallowLine, matchedDisallowPrio, scanAutomaton,
 } from './wildcards';
-import { DECIDED, PATH_ENDS, QUEUE_CAP, dfaBytesFor, dfaEnabled, dfaFolds, dfaGivenUp, notePath, scanDfa, scanDfaQueue } from './dfa';
+import { DECIDED, PATH_ENDS, QUEUE_CAP, dfaEnabled, dfaFolds, dfaGivenUp, hasDfaRegion, notePath, scanDfa, scanDfaQueue } from './dfa';
 
 /** Line of the rule that decided the last `decide` call (0 = none). */
 export let decidedLine: u32 = 0;
@@ -240,7 +240,7 @@ export function wildcardMatches(table: usize, rule: usize, path: usize, len: u32
 export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
   const count = load<u32>(index);
   const automaton = wildcardRegion(table, index);
-  const dfa = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_NODE_COUNT)) != 0;
+  const dfa = hasDfaRegion(count);
   if (dfa && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
     // Every wildcard rule at once (dfa.ts, its verdict in entry 0 of PATH_ENDS; checked
     // first so that a table on trial makes no call), and the plain rules too when the DFA
@@ -363,7 +363,7 @@ let queued: u32 = 0;
  */
 export function queues(table: usize, index: usize): bool {
   const count = load<u32>(index);
-  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_NODE_COUNT)) == 0) return false;
+  if (!hasDfaRegion(count)) return false;
   return dfaEnabled(wildcardRegion(table, index));
 }
 

@@ -4,7 +4,7 @@
 
 import { AUTOMATON_NONE, automatonBytesFor, automatonEnabled, automatonStateCount, buildAutomaton } from './wildcards';
 import { rankInto } from './rank';
-import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa, stepDfa } from './dfa';
+import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa, hasDfaRegion, stepDfa } from './dfa';
 import {
   H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW, N_ALLOW_EXTRA, N_DISALLOW_EXTRA,
@@ -163,7 +163,7 @@ export const COMPACT_NODES: u32 = 8192;
  * table has no DFA region, or it is a crowd's region that took its automaton.
  */
 @inline function dfaRegion(table: usize, index: usize): usize {
-  if (dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT)) == 0) return 0;
+  if (!hasDfaRegion(load<u32>(table, H_WILDCARD_COUNT))) return 0;
   const region = wildcardRegion(table, index);
   return automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE ? 0 : region;
 }
