@@ -301,12 +301,7 @@ export function formatLines(table: usize, index: usize, input: usize, len: u32, 
     const judged = judgeLine(table, index, flags, input, start, len, final, scratch);
     // Judging has no effect beyond decidedLine, so a row that does not fit is just left for the next call.
     if (judged == NOT_YET || rowBound(lineLength, 0) > outCap - <u32>(o - out)) break;
-    const verdict = judged != 0;
-    // The table is Robots.allowAll() / disallowAll(): its verdicts stand, its lines do not.
-    if (fixed) decidedLine = 0;
-    if (verdict) allowedCount++;
-    else disallowedCount++;
-    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, 0, 0, input + start, lineLength, outcome);
+    o = countRow(o, options, fixed, judged != 0, decidedLine, input + start, lineLength, outcome);
     n++;
     start = lineEndAt + 1;
   }
@@ -320,6 +315,17 @@ const ROUND_STARTS: usize = memory.data(4 * QUEUE_CAP, 16);
 const ROUND_LENGTHS: usize = memory.data(4 * QUEUE_CAP, 16);
 const ROUND_VERDICTS: usize = memory.data(QUEUE_CAP, 16);
 const ROUND_LINES: usize = memory.data(4 * QUEUE_CAP, 16);
+
+/**
+ * Counts a check row's verdict (allowedCount, disallowedCount) and writes the row at `o`
+ * when `options` want it; returns the end of what was written. A `fixed` table is
+ * Robots.allowAll() / disallowAll(): its verdicts stand, its lines do not.
+ */
+@inline function countRow(o: usize, options: u32, fixed: bool, verdict: bool, line: u32, url: usize, urlLen: u32, outcome: u32): usize {
+  if (verdict) allowedCount++;
+  else disallowedCount++;
+  return rowWanted(options, verdict) ? putRow(o, options, verdict, fixed ? 0 : line, 0, 0, url, urlLen, outcome) : o;
+}
 
 /**
  * formatLines for a table whose paths the batch loops queue for the DFA (match.ts
@@ -352,14 +358,8 @@ function formatQueued(table: usize, index: usize, flags: u32, input: usize, len:
     }
     decideQueued(table, index, ROUND_VERDICTS, ROUND_LINES);
     for (let j: u32 = 0; j < k; j++) {
-      const verdict = load<u8>(ROUND_VERDICTS + j) != 0;
-      // The table is Robots.allowAll() / disallowAll(): its verdicts stand, its lines do not.
-      const line = fixed ? 0 : load<u32>(ROUND_LINES + (<usize>j << 2));
-      if (verdict) allowedCount++;
-      else disallowedCount++;
-      if (rowWanted(options, verdict)) {
-        o = putRow(o, options, verdict, line, 0, 0, input + load<u32>(ROUND_STARTS + (<usize>j << 2)), load<u32>(ROUND_LENGTHS + (<usize>j << 2)), outcome);
-      }
+      const at = <usize>j << 2;
+      o = countRow(o, options, fixed, load<u8>(ROUND_VERDICTS + j) != 0, load<u32>(ROUND_LINES + at), input + load<u32>(ROUND_STARTS + at), load<u32>(ROUND_LENGTHS + at), outcome);
       n++;
     }
   }
