@@ -1,6 +1,6 @@
-// Host–Wasm ABI constants: mirrors src/table/abi.ts v5 (a test checks they agree).
+// Host–Wasm ABI constants: mirrors src/table/abi.ts v6 (a test checks they agree).
 
-export const ABI_VERSION: u32 = 5;
+export const ABI_VERSION: u32 = 6;
 
 export const SIMD_SLACK: u32 = 16;
 

@@ -1,7 +1,7 @@
 // The Wasm ABI: plain numbers in and out, one call per batch; layouts in src/table/abi.ts, regions in src/wasm/memory.ts.
 import { decide, decidedLine, decideQueued, queuePath, queues, collectMatches as collect } from './match';
 import { QUEUE_CAP } from './dfa';
-export { automatonStates, dfaStatus, dfaStepMode, dropDfa, indexBytes, indexBytesFor, indexTable } from './rule-index';
+export { automatonStates, dfaStatus, dfaStepMode, dropDfa, indexBytes, indexBytesFor, indexTable, leanCounter } from './rule-index';
 export { useDfa } from './dfa';
 /** Wildcard rules from which a table uses the DFA from the start, from which it gets one on trial, and the trial's window (diagnostics for tests). */
 export { DFA_MIN_RULES as dfaMinRules, DFA_TRIAL_RULES as dfaTrialRules, TRIAL_PATHS as dfaTrialPaths, TRIAL_CALLS_X2 as dfaTrialCallsX2, FOLD_POSITIONS as dfaFoldPositions, DFA_PER_NODE as dfaPerNode, DFA_FOLD_NODES as dfaFoldNodes } from './dfa';

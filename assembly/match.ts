@@ -42,7 +42,7 @@ import { equalBytes, lanesBelow } from './scan';
 import {
   BLOCK_SIZE, B_LAST, B_MIN_LENGTH, B_PENULT, B_PRIOS, B_REQUIRED, B_SECOND, B_THIRD, I_CLASS_COUNT, I_CLASS_HIGH,
   I_CLASS_LOW, I_HEADER, I_SECOND_HIGH, I_SECOND_LOW, I_SINGLES, MIN_LENGTH_CAP, R_ALLOW_LINE, R_ALLOW_PRIO,
-  R_DISALLOW_LINE, R_DISALLOW_PRIO, switchToAutomaton, wildcardRegion,
+  R_DISALLOW_LINE, R_DISALLOW_PRIO, noteLean, switchToAutomaton, wildcardRegion,
 } from './rule-index';
 import {
   FLAG_WILDCARD_AUTOMATON, H_FLAGS, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
@@ -307,7 +307,10 @@ export function decide(table: usize, index: usize, path: usize, len: u32): u32 {
       }
     }
   }
-  if (dfa && !crowd) notePath(automaton, calls);
+  if (dfa) {
+    if (!crowd) notePath(automaton, calls);
+    noteLean(automaton);
+  }
 
   return verdictOf(aPrio, aLine, dPrio, dLine);
 }

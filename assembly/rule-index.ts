@@ -61,7 +61,15 @@ import {
 //      (0 below DFA_TRIAL_RULES wildcard rules). It holds the DFA (assembly/dfa.ts) when
 //      the table gets one, else the wildcard automaton (assembly/wildcards.ts); a crowd's
 //      region holds its DFA first and its automaton once the DFA gives up
-//      (switchToAutomaton). Its first u32 tells which: see the two files
+//      (switchToAutomaton). Its first u32 tells which: see the two files. A lean
+//      RuleIndex (`lean` 1, for a host short of room) has LEAN_REGION_BYTES there
+//      instead, when the table would get a region at all:
+//        0 u32 enabled      REGION_LEAN: neither a DFA nor an automaton; the table is
+//                           matched rule by rule
+//        4 u32 paths        paths judged so far, saturating (decide counts them: `leanCounter`), so
+//                           that the host can place the table again with its region
+//                           once it sees enough of them
+//        … zeroes (the DFA's trial word among them: no trial)
 export const I_HEADER: u32 = 176;
 export const I_SLASH_NODE: u32 = 8;
 export const I_SINGLES: u32 = 12;
@@ -97,6 +105,14 @@ export const R_ALLOW_LINE: u32 = 4;
 export const R_DISALLOW_PRIO: u32 = 8;
 export const R_DISALLOW_LINE: u32 = 12;
 export const CLASS_COUNT: u32 = 16;
+/** Bytes of a lean RuleIndex's region (header): the DFA's words up to its trial's read as 0. */
+export const LEAN_REGION_BYTES: u32 = 128;
+/**
+ * The `enabled` word of a lean region: neither DFA_ON (dfa.ts) nor the automaton's words
+ * (wildcards.ts), nor 0, which would let a crowd build its automaton in a region this small.
+ */
+export const REGION_LEAN: u32 = 4;
+const L_PATHS: u32 = 4;
 export const MIN_LENGTH_CAP: u32 = 254;
 
 /**
@@ -165,21 +181,45 @@ export const COMPACT_NODES: u32 = 8192;
 @inline function dfaRegion(table: usize, index: usize): usize {
   if (!hasDfaRegion(load<u32>(table, H_WILDCARD_COUNT))) return 0;
   const region = wildcardRegion(table, index);
-  return automatonEnabled(region) || load<u32>(region) == AUTOMATON_NONE ? 0 : region;
+  const word = load<u32>(region);
+  return automatonEnabled(region) || word == AUTOMATON_NONE || word == REGION_LEAN ? 0 : region;
+}
+
+/**
+ * Counts a path judged rule by rule against a table whose region is `region` (any table
+ * with hasDfaRegion), when that region is lean; else nothing.
+ */
+@inline export function noteLean(region: usize): void {
+  if (load<u32>(region) != REGION_LEAN) return;
+  // Saturating: a count that wrapped would read as too few paths.
+  const paths = load<u32>(region, L_PATHS);
+  store<u32>(region, paths + <u32>(paths != u32.MAX_VALUE), L_PATHS);
+}
+
+/**
+ * The address of the paths counter of `table`'s RuleIndex at `index` when that index is
+ * lean (a u32 the host reads to decide when to place the table with its region), else 0.
+ */
+export function leanCounter(table: usize, index: usize): usize {
+  if (!hasDfaRegion(load<u32>(table, H_WILDCARD_COUNT))) return 0;
+  const region = wildcardRegion(table, index);
+  return load<u32>(region) == REGION_LEAN ? region + L_PATHS : 0;
 }
 
 /**
  * Bytes of the RuleIndex of a table with these header fields (flags, wildcard rules, trie
- * nodes, segments, pool bytes).
+ * nodes, segments, pool bytes); with `lean` 1, of its lean RuleIndex (header), which is
+ * smaller exactly when the table gets a region.
  */
-export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
+export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32, lean: u32): u32 {
   // One region at automatonOffset, holding the Aho–Corasick automaton or the DFA, one at a time.
-  return automatonOffset(blockCount(wildcardCount), nodeCount) + max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfaBytesFor(flags, wildcardCount, nodeCount));
+  const region = max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfaBytesFor(flags, wildcardCount, nodeCount));
+  return automatonOffset(blockCount(wildcardCount), nodeCount) + (lean != 0 && region != 0 ? LEAN_REGION_BYTES : region);
 }
 
-/** Bytes `indexTable` writes for `table`. */
-export function indexBytes(table: usize): u32 {
-  return indexBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT), load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH));
+/** Bytes `indexTable` writes for `table` (`lean` as indexBytesFor's). */
+export function indexBytes(table: usize, lean: u32): u32 {
+  return indexBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT), load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH), lean);
 }
 
 /**
@@ -257,16 +297,18 @@ function rarestNewClass(table: usize, index: usize, rule: usize, classCount: u32
 }
 
 /**
- * Builds the RuleIndex of `table` at `index`: O(total pattern bytes × CLASS_COUNT).
- * Classes are chosen greedily in priority order: in round k, every rule holding fewer
- * than k of the classes adds its rarest other one, until 16 are chosen.
+ * Builds the RuleIndex of `table` at `index`, lean (`lean` 1: no DFA or automaton, header)
+ * or not: O(total pattern bytes × CLASS_COUNT). Classes are chosen greedily in priority
+ * order: in round k, every rule holding fewer than k of the classes adds its rarest other
+ * one, until 16 are chosen.
  */
-export function indexTable(table: usize, index: usize): void {
+export function indexTable(table: usize, index: usize, lean: u32): void {
   const count = load<u32>(table, H_WILDCARD_COUNT);
   const blocks = blockCount(count);
   const wild = table + load<u32>(table, H_WILDCARDS_OFFSET);
   const segments = table + load<u32>(table, H_SEGMENTS_OFFSET);
-  memory.fill(index, 0, indexBytes(table));
+  const bytes = indexBytes(table, lean);
+  memory.fill(index, 0, bytes);
   store<u32>(index, count);
   store<u32>(index, blocks, 4);
 
@@ -380,10 +422,11 @@ export function indexTable(table: usize, index: usize): void {
     }
   }
 
-  // The wildcard automaton or the DFA, when the table gets one.
+  // The wildcard automaton or the DFA, when the table gets one (a lean index: a mark).
   const region = automatonOffset(blocks, nodeCount);
   const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count, nodeCount);
-  if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
+  if (lean != 0 && bytes - region == LEAN_REGION_BYTES) store<u32>(index + region, REGION_LEAN);
+  else if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
   else if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) != 0) {
     switchToAutomaton(table, index, index + region);
   }
@@ -398,7 +441,7 @@ export function indexTable(table: usize, index: usize): void {
  * holds one or the other for good. O(region bytes + piece bytes × (256 + classes)).
  */
 export function switchToAutomaton(table: usize, index: usize, region: usize): bool {
-  const bytes = indexBytes(table) - <u32>(region - index);
+  const bytes = indexBytes(table, 0) - <u32>(region - index);
   memory.fill(region, 0, bytes);
   buildAutomaton(table, region, bytes);
   if (automatonEnabled(region)) return true;

@@ -34,8 +34,9 @@ interface Region {
 interface RawExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
-  indexBytes(table: number): number;
-  indexTable(table: number, index: number): void;
+  indexBytes(table: number, lean: number): number;
+  indexTable(table: number, index: number, lean: number): void;
+  leanCounter(table: number, index: number): number;
   matchUrls(table: number, index: number, input: number, lengths: number, count: number, out: number, lines: number, scratch: number): void;
   matchOnOrigin(table: number, index: number, input: number, len: number, origin: number, originLen: number, lines: number, scratch: number): number;
   matchLines(table: number, index: number, input: number, len: number, out: number, lines: number, scratch: number, final: number): number;
@@ -46,7 +47,7 @@ interface RawExports {
 }
 
 /** The parameter count of each export this suite knows how to check: a changed ABI fails loudly here. */
-const ARITY: Record<string, number> = { indexTable: 2, matchUrls: 8, matchOnOrigin: 8, matchLines: 8, prepareUrl: 4, collectMatches: 5 };
+const ARITY: Record<string, number> = { indexTable: 3, matchUrls: 8, matchOnOrigin: 8, matchLines: 8, prepareUrl: 4, collectMatches: 5 };
 
 /** Calls seen by the guard, per export, to prove the boundaries were actually exercised. */
 type CallLog = Record<string, number>;
@@ -108,22 +109,24 @@ function guardedEngine(): { engine: WasmEngine; calls: CallLog; maxMemory: () =>
   };
 
   const view = (): DataView => new DataView(memory.buffer);
+  // The bytes of the RuleIndex built at `index`, lean or full (the module tells which).
+  const indexBytesAt = (table: number, index: number): number => real.indexBytes(table, real.leanCounter(table, index) !== 0 ? 1 : 0);
   const tableRegions = (table: number, index: number | null): Region[] => {
     const byteLength = view().getUint32(table + F.H_BYTE_LENGTH, true);
     const regions = [{ name: 'table', start: table, end: table + byteLength + SLACK }];
-    if (index !== null) regions.push({ name: 'index', start: index, end: index + real.indexBytes(table) + SLACK });
+    if (index !== null) regions.push({ name: 'index', start: index, end: index + indexBytesAt(table, index) + SLACK });
     return regions;
   };
   const scratchFor = (scratch: number, maxLen: number): Region => ({ name: 'scratch', start: scratch, end: scratch + 3 * maxLen + 1 + SLACK });
   // A match call may write its table's RuleIndex, and only that: the wildcard DFA builds its
   // states and counts its trial there (assembly/dfa.ts).
-  const indexWrites = (table: number, index: number): Region => ({ name: 'index', start: index, end: index + real.indexBytes(table) });
+  const indexWrites = (table: number, index: number): Region => ({ name: 'index', start: index, end: index + indexBytesAt(table, index) });
 
   holder.exports = {
     ...real,
     memory,
-    indexTable: (table, index) =>
-      check('indexTable', tableRegions(table, null), [{ name: 'index', start: index, end: index + real.indexBytes(table) }], () => real.indexTable(table, index)) as void,
+    indexTable: (table, index, lean) =>
+      check('indexTable', tableRegions(table, null), [{ name: 'index', start: index, end: index + real.indexBytes(table, lean) }], () => real.indexTable(table, index, lean)) as void,
     matchUrls: (table, index, input, lengths, count, out, lines, scratch) => {
       const dv = view();
       let total = 0;

@@ -63,7 +63,7 @@ describe('check rows of a DFA table: queued in rounds', () => {
     const lines = workload(3);
     // The last line has no '\n': not taken while `final` is 0.
     const input = encoder.encode(`${lines.join('\n')}`);
-    const inputAt = (placed.index + ex.indexBytes(placed.at) + 64 + 15) & ~15;
+    const inputAt = (placed.index + ex.indexBytes(placed.at, 0) + 64 + 15) & ~15;
     const scratch = (inputAt + input.length + 64 + 15) & ~15;
     const out = (scratch + 3 * input.length + 64 + 15) & ~15;
     const outCap = 1 << 20;

@@ -135,7 +135,7 @@ describe(`a plain-rule table of more than COMPACT_NODES (${COMPACT_NODES}) trie 
 
 describe('the RuleIndex\'s trie part is bounded', () => {
   const exports = instantiate();
-  const trieBytes = (nodes: number): number => exports.indexBytesFor(0, 0, nodes, 0, 0) - I_HEADER;
+  const trieBytes = (nodes: number): number => exports.indexBytesFor(0, 0, nodes, 0, 0, 0) - I_HEADER;
 
   it.each([1, 2, 100, COMPACT_NODES - 1, COMPACT_NODES])('%i nodes: 52 bytes a node (records), rounded up to 16', (nodes) => {
     expect(trieBytes(nodes)).toBe(Math.ceil((nodes * RECORD_BYTES) / 16) * 16);

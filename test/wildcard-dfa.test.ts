@@ -239,7 +239,7 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
   it('the DFA region gets DFA_PER_NODE bytes a trie node, up to DFA_FOLD_NODES nodes and none past them', () => {
     const exports = instantiate();
     // 8 wildcard rules against 7 (no DFA region; the same 16-rule block): the difference is the region.
-    const region = (nodes: number): number => exports.indexBytesFor(0, DFA_TRIAL_RULES, nodes, DFA_TRIAL_RULES, 64) - exports.indexBytesFor(0, DFA_TRIAL_RULES - 1, nodes, DFA_TRIAL_RULES - 1, 64);
+    const region = (nodes: number): number => exports.indexBytesFor(0, DFA_TRIAL_RULES, nodes, DFA_TRIAL_RULES, 64, 0) - exports.indexBytesFor(0, DFA_TRIAL_RULES - 1, nodes, DFA_TRIAL_RULES - 1, 64, 0);
     expect(region(100) - region(0)).toBe(100 * DFA_PER_NODE);
     expect(region(DFA_FOLD_NODES)).toBeGreaterThan(region(100));
     expect(region(DFA_FOLD_NODES + 1)).toBe(region(0));

@@ -4,13 +4,13 @@
 // is described here once: the span record and the row format (classify and check), the
 // HostIndex slot, the table-slot pair, the many-agents rows (group entries, column
 // records), and how the host sizes and places a RuleIndex.
-// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v5"); a test
+// assembly/abi.ts mirrors the constants below ("mirrors src/table/abi.ts v6"); a test
 // (test/format-mirror.test.ts) checks that both sides agree and that the diagrams agree
 // with the constants. Any layout change bumps ABI_VERSION in the same commit; the Wasm
 // module exports its ABI_VERSION and the host refuses a module built for another.
 // Every field is little-endian.
 
-export const ABI_VERSION = 5;
+export const ABI_VERSION = 6;
 
 /**
  * Readable bytes every region keeps past its end: the Wasm scanners load 16 bytes at a
@@ -101,10 +101,13 @@ export const ROW_COLUMN_BYTES = 32;
 // RuleIndex: derived from a table by the module (`indexTable`), laid out by
 // assembly/rule-index.ts, never read by the host. The host only places it: at a
 // RULE_INDEX_ALIGN-aligned address with SIMD_SLACK readable bytes after, sized by the
-// module's `indexBytesFor(flags, wildcardCount, nodeCount, segmentCount, poolLength)`
+// module's `indexBytesFor(flags, wildcardCount, nodeCount, segmentCount, poolLength, lean)`
 // (header fields of the table), so the layout can change without the host knowing it. The
 // module writes to it while matching (the wildcard automaton's stamps, the wildcard DFA's
-// states): one RuleIndex serves one thread.
+// states): one RuleIndex serves one thread. A lean RuleIndex (`lean` 1) leaves out the
+// DFA or automaton region, which is most of the bytes of a table with one; its table is
+// matched rule by rule, and the module counts its paths in a u32 at `leanCounter(table,
+// index)` (0 for a full index), which the host reads to place the table again in full.
 export const RULE_INDEX_ALIGN = 16;
 
 // Output rows (`formatLines`, `formatSpans`), one per judged line, options a bit set:

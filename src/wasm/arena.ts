@@ -4,8 +4,13 @@
 // full it is emptied at once (a new epoch) and refilled on demand. It doubles (up to
 // 192 MB, or the largest table seen) when the tables it held had been resident before,
 // so that a working set that filled it fits next time; a stream of one-off tables does
-// not grow it. The io regions (memory.ts) follow it and move when it grows or moves.
-import { H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
+// not grow it. A working set that fills it even at its largest would be copied in and
+// indexed again at every switch: from then on, tables are placed lean (their RuleIndex
+// without its DFA or automaton region, most of the bytes of a table with one) and placed
+// again in full once they have judged PROMOTE_PATHS paths, while the tables so placed take
+// at most half the arena. The io regions (memory.ts) follow it and move when it grows or
+// moves; placing a table again in full never moves them.
+import { H_BYTE_LENGTH, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
 import { RULE_INDEX_ALIGN, SIMD_SLACK } from '../table/abi.js';
 import { validateRuleTable } from '../table/validate.js';
 import type { WasmExports } from './instance.js';
@@ -25,38 +30,57 @@ const ARENA_BYTES = 1 << 20;
  */
 const ARENA_MAX_BYTES = 192 << 20;
 
+/**
+ * Paths a table placed lean judges (rule by rule) before it is placed again in full, with
+ * its DFA or automaton region. Placing it costs about what a few paths judged rule by
+ * rule instead of by its DFA do on the corpus's crowds, and trial tables start rule by
+ * rule anyway (assembly/dfa.ts TRIAL_PATHS).
+ */
+export const PROMOTE_PATHS = 256;
+
 /** Where one table lives in the arena, valid while `epoch` is the arena's. */
 export interface Slot {
   readonly tableAt: number;
   readonly indexAt: number;
   readonly epoch: number;
+  /**
+   * Address of the lean RuleIndex's count of paths judged (`leanCounter`) while the table
+   * may still be placed again in full this epoch; 0 once it is, or when it was placed in
+   * full, or when the arena had no room for it.
+   */
+  readonly counterAt: number;
 }
 
 /** Sizes of a WasmEngine's resident-table arena (tests shrink them to exercise eviction), and its limits (src/wasm/limits.ts). */
 export interface EngineOptions extends Partial<EngineLimits> {
   /** Initial arena bytes (default 1 MiB). */
   readonly arenaBytes?: number;
-  /** The arena doubles when full up to this many bytes (default 64 MiB). */
+  /** The arena doubles when full up to this many bytes (default 192 MB). */
   readonly arenaMaxBytes?: number;
 }
 
-/** Rounds up to RULE_INDEX_ALIGN (a power of two ≤ 2^32), exact for any integer up to 2^53 (see align16). */
 /**
- * Bytes of the RuleIndex the module derives from `table` (a RuleTable), without alignment
- * or slack: the layout belongs to the module (assembly/rule-index.ts), which sizes it from
- * the table's header fields.
+ * Bytes of the RuleIndex the module derives from `table` (a RuleTable), full or `lean`,
+ * without alignment or slack: the layout belongs to the module (assembly/rule-index.ts),
+ * which sizes it from the table's header fields.
  * @example ruleIndexBytes(instantiate(), Robots.parse('User-agent: *\nDisallow: /a*b\n').forAgent('x').table)
  */
-export function ruleIndexBytes(exports: WasmExports, table: Uint8Array): number {
+export function ruleIndexBytes(exports: WasmExports, table: Uint8Array, lean = false): number {
   const header = new DataView(table.buffer, table.byteOffset, table.byteLength);
   return exports.indexBytesFor(
     header.getUint16(H_FLAGS, true), header.getUint32(H_WILDCARD_COUNT, true), header.getUint32(H_NODE_COUNT, true),
-    header.getUint32(H_SEGMENT_COUNT, true), header.getUint32(H_POOL_LENGTH, true),
+    header.getUint32(H_SEGMENT_COUNT, true), header.getUint32(H_POOL_LENGTH, true), lean ? 1 : 0,
   );
 }
 
+/** Rounds up to RULE_INDEX_ALIGN (a power of two ≤ 2^32), exact for any integer up to 2^53 (see align16). */
 function alignIndex(n: number): number {
   return n + (-n & (RULE_INDEX_ALIGN - 1));
+}
+
+/** Arena bytes of a table of `tableLength` bytes and its RuleIndex of `indexBytes`. */
+function slotBytesOf(tableLength: number, indexBytes: number): number {
+  return alignIndex(tableLength + SIMD_SLACK) + align16(indexBytes + SIMD_SLACK);
 }
 
 /** The tables resident in Wasm memory, by identity of their Uint8Array. */
@@ -71,6 +95,10 @@ export class TableArena {
   private epochAdmits = 0;
   private epochReadmits = 0;
   private readonly slots = new WeakMap<Uint8Array, Slot>();
+  /** Whether tables are placed lean first: once a working set filled the arena at its largest. */
+  lean = false;
+  /** Bytes of the slots placed again in full this epoch (at most half the arena). */
+  private promotedBytes = 0;
   /** The slot of the last table used (skips the WeakMap on repeated calls). */
   private lastTable: Uint8Array | null = null;
   private lastSlot: Slot | null = null;
@@ -91,6 +119,7 @@ export class TableArena {
   reset(at: number): void {
     this.epoch++;
     this.used = 0;
+    this.promotedBytes = 0;
     this.epochAdmits = 0;
     this.epochReadmits = 0;
     this.lastTable = null;
@@ -112,27 +141,65 @@ export class TableArena {
     this.at = at;
     this.epoch++;
     this.used = 0;
+    this.promotedBytes = 0;
   }
 
-  /** The arena slot of `table`, copying it in (and indexing it) when it is not resident. */
+  /**
+   * The arena slot of `table`, copying it in (and indexing it) when it is not resident;
+   * a lean one that judged PROMOTE_PATHS paths is placed again in full when there is room.
+   */
   slot(table: Uint8Array): Slot {
-    if (table === this.lastTable && this.lastSlot!.epoch === this.epoch) return this.lastSlot!;
+    if (table === this.lastTable && this.lastSlot!.epoch === this.epoch && this.lastSlot!.counterAt === 0) return this.lastSlot!;
     let slot = this.slots.get(table);
-    if (slot === undefined || slot.epoch !== this.epoch) slot = this.admit(table);
+    slot = slot === undefined || slot.epoch !== this.epoch ? this.admit(table) : this.ripened(table, slot);
     this.lastTable = table;
     this.lastSlot = slot;
     return slot;
   }
 
-  /** The slot of `table` when it is resident in the current epoch. */
+  /**
+   * The slot of `table` when it is resident in the current epoch (placed again in full
+   * when it is ripe, as `slot` does: that never empties the arena).
+   */
   residentSlot(table: Uint8Array): Slot | undefined {
     const slot = this.slots.get(table);
-    return slot === undefined || slot.epoch !== this.epoch ? undefined : slot;
+    return slot === undefined || slot.epoch !== this.epoch ? undefined : this.ripened(table, slot);
+  }
+
+  /**
+   * `slot` (resident, of `table`), or, when it is lean and has judged PROMOTE_PATHS paths,
+   * a new slot holding the table with its full RuleIndex, placed after the others: when
+   * the arena has room without emptying it or moving memory and the slots placed again
+   * this epoch stay within half of it. Earlier slots stay valid (same epoch), so a caller
+   * may hold several. A lean slot that finds no room keeps its place for the epoch.
+   */
+  ripened(table: Uint8Array, slot: Slot): Slot {
+    const memory = this.memory;
+    if (slot.counterAt === 0 || memory.u32[slot.counterAt >>> 2]! < PROMOTE_PATHS) return slot;
+    // Sized and copied from the resident copy, validated when it was admitted: the
+    // caller's array may have changed since.
+    const length = memory.u32[(slot.tableAt + H_BYTE_LENGTH) >>> 2]!;
+    const need = slotBytesOf(length, memory.exports.indexBytes(slot.tableAt, 0) >>> 0);
+    let ripe: Slot;
+    if (this.used + need <= this.cap && 2 * (this.promotedBytes + need) <= this.cap) {
+      const tableAt = this.at + this.used;
+      const indexAt = alignIndex(tableAt + length + SIMD_SLACK);
+      memory.u8.copyWithin(tableAt, slot.tableAt, slot.tableAt + length);
+      memory.exports.indexTable(tableAt, indexAt, 0);
+      ripe = { tableAt, indexAt, epoch: this.epoch, counterAt: 0 };
+      this.used += need;
+      this.promotedBytes += need;
+    } else {
+      ripe = { ...slot, counterAt: 0 };
+    }
+    this.slots.set(table, ripe);
+    if (this.lastTable === table) this.lastSlot = ripe;
+    return ripe;
   }
 
   /** Whether `table` can be admitted without emptying the arena. */
   fits(table: Uint8Array): boolean {
-    return this.used + this.slotBytes(table) <= this.cap;
+    return this.used + this.slotBytes(table, this.lean) <= this.cap;
   }
 
   /** Whether `table` is resident, or can be admitted without emptying the arena. */
@@ -142,9 +209,9 @@ export class TableArena {
     return this.fits(table);
   }
 
-  /** Arena bytes `table` and its RuleIndex take. */
-  private slotBytes(table: Uint8Array): number {
-    return alignIndex(table.length + SIMD_SLACK) + align16(ruleIndexBytes(this.memory.exports, table) + SIMD_SLACK);
+  /** Arena bytes `table` and its RuleIndex (full, or lean) take. */
+  private slotBytes(table: Uint8Array, lean: boolean): number {
+    return slotBytesOf(table.length, ruleIndexBytes(this.memory.exports, table, lean));
   }
 
   /**
@@ -154,7 +221,7 @@ export class TableArena {
    */
   emptyFor(tables: readonly Uint8Array[]): void {
     let need = 0;
-    for (const table of tables) need += this.slotBytes(table);
+    for (const table of tables) need += this.slotBytes(table, this.lean);
     const cap = align16(Math.max(need, this.cap));
     if (cap > this.cap) {
       this.memory.placeAt(this.at + cap, 'the table arena');
@@ -164,20 +231,28 @@ export class TableArena {
     this.epochReadmits = 0;
     this.epochAdmits = 0;
     this.used = 0;
+    this.promotedBytes = 0;
   }
 
-  /** Copies `table` in and builds its RuleIndex, emptying (and maybe growing) the arena when it is full. */
+  /**
+   * Copies `table` in and builds its RuleIndex (lean once the arena places tables lean),
+   * emptying (and maybe growing) the arena when it is full.
+   */
   admit(table: Uint8Array): Slot {
     // The module trusts what it reads, and a table's array may have changed since it was
     // built or validated: check it now (no other code runs until it is copied below).
     validateRuleTable(table);
-    const need = this.slotBytes(table);
+    let need = this.slotBytes(table, this.lean);
     if (this.used + need > this.cap) {
       // Full: start a new epoch (every other slot becomes stale). The arena grows, while
       // it may, when at least a quarter of this epoch's tables had been resident before (a
       // working set that no longer fits); not for a stream of new tables, which would fill
-      // any size.
+      // any size. A working set that fills it at its largest turns on lean placing.
       const reused = 4 * this.epochReadmits >= this.epochAdmits;
+      if (reused && !this.lean && this.cap >= this.max) {
+        this.lean = true;
+        need = this.slotBytes(table, true);
+      }
       const cap = align16(Math.max(need, reused ? Math.min(this.max, this.cap * 2) : this.cap));
       if (cap > this.cap) {
         // The io regions move first (memory grown, or MemoryLimitError with nothing
@@ -196,16 +271,24 @@ export class TableArena {
       this.epochReadmits = 0;
       this.epochAdmits = 0;
       this.used = 0;
+      this.promotedBytes = 0;
     }
+    if (this.slots.has(table)) this.epochReadmits++;
+    this.epochAdmits++;
+    const slot = this.place(table, this.lean);
+    this.used += need;
+    return slot;
+  }
+
+  /** Copies `table` in at the arena's first free byte and builds its RuleIndex (full, or lean); the caller counts the bytes. */
+  private place(table: Uint8Array, lean: boolean): Slot {
+    const exports = this.memory.exports;
     const tableAt = this.at + this.used;
     const indexAt = alignIndex(tableAt + table.length + SIMD_SLACK);
     this.memory.u8.set(table, tableAt);
-    this.memory.exports.indexTable(tableAt, indexAt);
-    this.used += need;
-    const slot: Slot = { tableAt, indexAt, epoch: this.epoch };
-    if (this.slots.has(table)) this.epochReadmits++;
+    exports.indexTable(tableAt, indexAt, lean ? 1 : 0);
+    const slot: Slot = { tableAt, indexAt, epoch: this.epoch, counterAt: lean ? exports.leanCounter(tableAt, indexAt) >>> 0 : 0 };
     this.slots.set(table, slot);
-    this.epochAdmits++;
     return slot;
   }
 }

@@ -613,10 +613,12 @@ export class WasmEngine {
   private matchAllLinesIn(table: Uint8Array, bytes: Uint8Array, withLines: boolean): LineVerdicts {
     const memory = this.memory;
     this.releaseResults(bytes.length + 1);
-    const { tableAt, indexAt } = this.arena.slot(table);
+    let { tableAt, indexAt } = this.arena.slot(table);
     let count = 0;
     let pos = 0;
     while (pos < bytes.length) {
+      // Resident since the first chunk: a lean table may be placed again in full, never moving memory.
+      if (pos !== 0) ({ tableAt, indexAt } = this.arena.slot(table));
       const n = this.fitChunk(bytes, pos, true, 1, false, (at, take, last) =>
         memory.exports.matchLines(tableAt, indexAt, at, take, memory.outAt, withLines ? memory.linesAt : 0, memory.scratchAt, last ? 1 : 0));
       if (n === 0) break;
@@ -677,13 +679,15 @@ export class WasmEngine {
 
   private formatLineRowsIn(table: Uint8Array, bytes: Uint8Array, final: boolean, options: number, sink?: RowSink): RowBatch {
     const memory = this.memory;
-    const { tableAt, indexAt } = this.arena.slot(table);
+    let { tableAt, indexAt } = this.arena.slot(table);
     const rows: Uint8Array[] = [];
     let count = 0;
     let allowed = 0;
     let disallowed = 0;
     let pos = 0;
     while (pos < bytes.length) {
+      // Resident since the first chunk: a lean table may be placed again in full, never moving memory.
+      if (pos !== 0) ({ tableAt, indexAt } = this.arena.slot(table));
       const n = this.fitChunk(bytes, pos, final, 0, true, (at, take, last) =>
         memory.exports.formatLines(tableAt, indexAt, at, take, last ? 1 : 0, memory.rowsAt, memory.rowsCap, options, memory.scratchAt));
       // Only an unterminated tail is left.

@@ -8,12 +8,14 @@ export interface WasmExports {
   readonly memory: WebAssembly.Memory;
   /** First byte free for the host. */
   heapBase(): number;
-  /** Bytes of the RuleIndex of the table at `table`. */
-  indexBytes(table: number): number;
-  /** Bytes of the RuleIndex of a table with these counts (the arena sizes slots with it). */
-  indexBytesFor(flags: number, wildcardCount: number, nodeCount: number, segmentCount: number, poolLength: number): number;
-  /** Builds the RuleIndex of the table at `table` into `index`. */
-  indexTable(table: number, index: number): void;
+  /** Bytes of the RuleIndex of the table at `table`, full (`lean` 0) or lean (1). */
+  indexBytes(table: number, lean: number): number;
+  /** Bytes of the RuleIndex of a table with these counts, full or lean (the arena sizes slots with it). */
+  indexBytesFor(flags: number, wildcardCount: number, nodeCount: number, segmentCount: number, poolLength: number, lean: number): number;
+  /** Builds the RuleIndex of the table at `table` into `index`: full (`lean` 0), or lean (1: no DFA or automaton region). */
+  indexTable(table: number, index: number, lean: number): void;
+  /** The address of a lean RuleIndex's u32 count of paths judged, 0 for a full one. */
+  leanCounter(table: number, index: number): number;
   /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
   automatonStates(table: number, index: number): number;
   /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4), mode (5: 0 states carry the bests, 1 a step's matches) and plain rules taken in (6); 0: none (a diagnostic). */

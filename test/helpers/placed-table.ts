@@ -15,9 +15,9 @@ export class PlacedTable {
     this.grow(this.at + table.length + 64);
     new Uint8Array(this.exports.memory.buffer).set(table, this.at);
     this.index = (this.at + table.length + 64 + 15) & ~15;
-    const bytes = this.exports.indexBytes(this.at);
+    const bytes = this.exports.indexBytes(this.at, 0);
     this.grow(this.index + bytes + 64);
-    this.exports.indexTable(this.at, this.index);
+    this.exports.indexTable(this.at, this.index, 0);
     this.free = (this.index + bytes + 64 + 15) & ~15;
   }
 

@@ -1,0 +1,202 @@
+// Lean placing (src/wasm/arena.ts): past the arena's maximum, tables go in without their DFA or automaton region, stay resident, and get it back once busy.
+import { describe, expect, it } from 'vitest';
+import { Robots } from '../src/index.js';
+import { PROMOTE_PATHS, ruleIndexBytes, type Slot, type TableArena } from '../src/wasm/arena.js';
+import { WasmEngine } from '../src/wasm/batches.js';
+import { instantiate, type WasmExports } from '../src/wasm/instance.js';
+
+/** A trial table (8 wildcard rules) with 200 plain rules: its RuleIndex holds a DFA region of 768 KiB. */
+const TRIAL = [
+  'User-agent: *',
+  ...Array.from({ length: 8 }, (_v, i) => `Disallow: /*?*f${i}=`),
+  ...Array.from({ length: 200 }, (_v, i) => `Disallow: /d${i}/`),
+].join('\n');
+
+/** 40 overlapping wildcard rules, `$` among them: a DFA from the first path. */
+const DFA = [
+  'User-agent: *',
+  ...Array.from({ length: 20 }, (_v, i) => `Disallow: /p${i}*x$\nAllow: /p${i}*/ok*`),
+  'Disallow: /d',
+].join('\n');
+
+/** 60 facet rules whose first piece is `/`: a crowd (its DFA, then its automaton). */
+const CROWD = [
+  'User-agent: *',
+  ...Array.from({ length: 30 }, (_v, i) => `Disallow: /*?*facet${i}=*\nAllow: /*?*facet${i}=ok$`),
+  'Allow: /d/ok',
+].join('\n');
+
+/** Each kind, and whether its full RuleIndex is sure to be in use after this test's paths (a trial's DFA goes on only when they cost enough matches). */
+const KINDS = [
+  { kind: 'trial', body: TRIAL, regionInUse: false },
+  { kind: 'dfa', body: DFA, regionInUse: true },
+  { kind: 'crowd', body: CROWD, regionInUse: true },
+];
+
+/** `n` paths for those tables, seeded: plain, facet, `$`-anchored and `/ok` ones. */
+function paths(n: number, seed: number): string[] {
+  let x = seed;
+  const next = (m: number): number => {
+    x = (x * 1103515245 + 12345) >>> 0;
+    return (x >>> 8) % m;
+  };
+  return Array.from({ length: n }, () => {
+    switch (next(5)) {
+      case 0: return `/d${next(250)}/page`;
+      case 1: return `/shop?q=${next(9)}&facet${next(40)}=${next(3) === 0 ? 'ok' : 'v'}`;
+      case 2: return `/p${next(25)}/a/b${next(2) === 0 ? 'x' : 'y'}`;
+      case 3: return `/p${next(25)}/ok/${next(99)}`;
+      default: return `/s${next(9)}?f${next(10)}=1`;
+    }
+  });
+}
+
+/** The private parts a test reads: the arena (its epoch, its mode) and the module's exports. */
+function partsOf(engine: WasmEngine): { arena: TableArena; exports: WasmExports } {
+  const e = engine as unknown as { arena: TableArena; memory: { exports: WasmExports } };
+  return { arena: e.arena, exports: e.memory.exports };
+}
+
+/**
+ * An engine whose arena places tables lean, as it does once a working set filled it at its
+ * largest: here at `bytes` from the start.
+ */
+function leanEngine(bytes = 16 << 20): { engine: WasmEngine; arena: TableArena; exports: WasmExports } {
+  const engine = new WasmEngine({ arenaBytes: bytes, arenaMaxBytes: bytes });
+  const parts = partsOf(engine);
+  parts.arena.lean = true;
+  return { engine, ...parts };
+}
+
+/** Verdicts and lines of `urls` through `engine`, `chunk` URLs a call. */
+function judge(engine: WasmEngine, table: Uint8Array, urls: readonly string[], chunk: number): { verdicts: number[]; lines: number[] } {
+  const verdicts = new Uint8Array(urls.length);
+  const lines = new Uint32Array(urls.length);
+  for (let i = 0; i < urls.length; i += chunk) {
+    const end = Math.min(urls.length, i + chunk);
+    engine.matchStrings(table, urls, verdicts.subarray(i, end), lines.subarray(i, end), i, end);
+  }
+  return { verdicts: [...verdicts], lines: [...lines] };
+}
+
+/** Whether the RuleIndex of `slot` is lean (the module's own answer). */
+function isLean(exports: WasmExports, slot: Slot): boolean {
+  return exports.leanCounter(slot.tableAt, slot.indexAt) !== 0;
+}
+
+describe('lean placing', () => {
+  it('a working set past the arena maximum: the arena turns lean, and the tables stay resident', () => {
+    const tables = Array.from({ length: 110 }, () => Robots.parse(TRIAL).forAgent('ExampleBot').table);
+    const exports = instantiate();
+    const full = tables.reduce((n, table) => n + table.length + ruleIndexBytes(exports, table), 0);
+    const lean = tables.reduce((n, table) => n + table.length + ruleIndexBytes(exports, table, true), 0);
+    expect(full).toBeGreaterThan(64 << 20);
+    expect(lean).toBeLessThan(4 << 20);
+    const engine = new WasmEngine({ arenaMaxBytes: 32 << 20 });
+    const { arena, exports: live } = partsOf(engine);
+    for (let pass = 0; pass < 6; pass++) for (const table of tables) arena.slot(table);
+    expect(arena.lean).toBe(true);
+    const before = arena.epoch;
+    for (let pass = 0; pass < 3; pass++) for (const table of tables) arena.slot(table);
+    expect(arena.epoch - before).toBe(0);
+    for (const table of tables) expect(isLean(live, arena.slot(table))).toBe(true);
+    // The default maximum holds the same tables in full: never lean.
+    const roomy = partsOf(new WasmEngine()).arena;
+    for (let pass = 0; pass < 7; pass++) for (const table of tables) roomy.slot(table);
+    expect(roomy.lean).toBe(false);
+  }, 120_000);
+
+  for (const { kind, body, regionInUse } of KINDS) {
+    it(`${kind}: a lean table counts its paths exactly, is placed in full at ${PROMOTE_PATHS}, and judges as a full one throughout`, () => {
+      const table = Robots.parse(body).forAgent('ExampleBot').table;
+      const urls = paths(3000, 7);
+      const reference = judge(new WasmEngine(), table, urls, urls.length);
+      const { engine, arena, exports } = leanEngine();
+      const first = judge(engine, table, urls.slice(0, 100), 100);
+      const lean = arena.residentSlot(table)!;
+      expect(isLean(exports, lean)).toBe(true);
+      expect(new Uint32Array(exports.memory.buffer)[lean.counterAt >>> 2]).toBe(100);
+      const rest = judge(engine, table, urls.slice(100), 50);
+      expect([...first.verdicts, ...rest.verdicts]).toEqual(reference.verdicts);
+      expect([...first.lines, ...rest.lines]).toEqual(reference.lines);
+      const placed = arena.residentSlot(table)!;
+      expect(placed.counterAt).toBe(0);
+      expect(placed.epoch).toBe(lean.epoch);
+      expect(placed.indexAt).not.toBe(lean.indexAt);
+      expect(isLean(exports, placed)).toBe(false);
+      // What the full index brings back: a DFA, or a crowd's DFA or automaton.
+      const inUse = exports.dfaStatus(placed.tableAt, placed.indexAt, 2) !== 0 || exports.automatonStates(placed.tableAt, placed.indexAt) !== 0;
+      if (regionInUse) expect(inUse).toBe(true);
+    });
+  }
+
+  it('one matchLines call of many lines: the table is placed in full between its chunks', () => {
+    const table = Robots.parse(CROWD).forAgent('ExampleBot').table;
+    const urls = paths(200_000, 3);
+    const bytes = new TextEncoder().encode(`${urls.join('\n')}\n`);
+    const reference = new WasmEngine().matchAllLines(table, bytes, true);
+    const want = { verdicts: [...reference.verdicts], lines: [...reference.lines!] };
+    const { engine, arena, exports } = leanEngine();
+    judge(engine, table, urls.slice(0, 1), 1);
+    const lean = arena.residentSlot(table)!;
+    expect(isLean(exports, lean)).toBe(true);
+    const got = engine.matchAllLines(table, bytes, true);
+    expect({ verdicts: [...got.verdicts], lines: [...got.lines!] }).toEqual(want);
+    // The lean index judged the first chunk's lines (256 KiB of them), not the whole call's.
+    const judgedLean = new Uint32Array(exports.memory.buffer)[lean.counterAt >>> 2]!;
+    expect(judgedLean).toBeGreaterThanOrEqual(PROMOTE_PATHS);
+    expect(judgedLean).toBeLessThan(urls.length / 4);
+    expect(isLean(exports, arena.residentSlot(table)!)).toBe(false);
+  });
+
+  it('one call of many check rows: the table is placed in full between its chunks', () => {
+    const table = Robots.parse(CROWD).forAgent('ExampleBot').table;
+    const urls = paths(200_000, 4);
+    const bytes = new TextEncoder().encode(`${urls.join('\n')}\n`);
+    const text = (batch: { rows: Uint8Array[] }): string => Buffer.concat(batch.rows).toString('latin1');
+    const want = text(new WasmEngine().formatLineRows(table, bytes, true, 0));
+    const { engine, arena, exports } = leanEngine();
+    judge(engine, table, urls.slice(0, 1), 1);
+    const lean = arena.residentSlot(table)!;
+    expect(text(engine.formatLineRows(table, bytes, true, 0))).toBe(want);
+    const judgedLean = new Uint32Array(exports.memory.buffer)[lean.counterAt >>> 2]!;
+    expect(judgedLean).toBeGreaterThanOrEqual(PROMOTE_PATHS);
+    expect(judgedLean).toBeLessThan(urls.length / 4);
+  });
+
+  it('tables placed again in full take at most half the arena; the others stay lean, and nothing is evicted', () => {
+    const cap = 8 << 20;
+    const tables = Array.from({ length: 24 }, () => Robots.parse(DFA).forAgent('ExampleBot').table);
+    const exports = instantiate();
+    const fullBytes = tables[0]!.length + ruleIndexBytes(exports, tables[0]!);
+    expect(fullBytes).toBeGreaterThan(256 << 10);
+    const { engine, arena, exports: live } = leanEngine(cap);
+    const urls = paths(PROMOTE_PATHS + 10, 11);
+    for (const table of tables) judge(engine, table, urls, urls.length);
+    const epoch = arena.epoch;
+    // Each table judged PROMOTE_PATHS paths: the next use places it in full while room lasts.
+    for (const table of tables) judge(engine, table, urls.slice(0, 1), 1);
+    expect(arena.epoch).toBe(epoch);
+    const slots = tables.map((table) => arena.residentSlot(table)!);
+    const promoted = slots.filter((slot) => !isLean(live, slot)).length;
+    expect(promoted).toBeGreaterThan(0);
+    expect(promoted).toBeLessThan(tables.length);
+    expect(promoted * fullBytes).toBeLessThanOrEqual(cap / 2);
+    // A lean table that found no room is not tried again this epoch.
+    for (const slot of slots) expect(slot.counterAt).toBe(0);
+  });
+
+  it('a table placed again in full is copied from its resident copy, not from the caller array changed since', () => {
+    const table = Robots.parse(DFA).forAgent('ExampleBot').table;
+    const urls = paths(PROMOTE_PATHS * 2, 5);
+    const reference = judge(new WasmEngine(), table, urls, urls.length);
+    const { engine, arena, exports } = leanEngine();
+    const head = judge(engine, table, urls.slice(0, PROMOTE_PATHS), PROMOTE_PATHS);
+    // Resident tables are judged from the engine's copy: the caller's bytes are not read again.
+    table.fill(0xff);
+    const tail = judge(engine, table, urls.slice(PROMOTE_PATHS), 64);
+    expect(isLean(exports, arena.residentSlot(table)!)).toBe(false);
+    expect([...head.verdicts, ...tail.verdicts]).toEqual(reference.verdicts);
+    expect([...head.lines, ...tail.lines]).toEqual(reference.lines);
+  });
+});
