@@ -54,8 +54,6 @@ export async function run(args) {
   const classify = classifier(bodies);
   const stream = toLines(urls);
   await classify.process(stream.subarray(0, Math.min(stream.length, 1 << 20))); // warm the host cache
-  // With the corpus: every host too, after the rows above (its tables would evict theirs).
-  const every = args.corpus ? everyHost(args.corpus, count) : null;
 
   const perUrl = picks.slice(0, smoke ? 500 : 200_000);
   const naivePicks = picks.slice(0, smoke ? 500 : 100_000);
@@ -79,10 +77,12 @@ export async function run(args) {
     { smoke },
   );
   printTable(`multi-host: ${label}, ${count} URLs in random host order`, rows);
-  if (every === null) {
+  // With the corpus, every host too: made after the rows above, whose tables its own would evict.
+  if (!args.corpus) {
     console.log('multi-host, every corpus host: skipped (needs --corpus)');
     return rows;
   }
+  const every = everyHost(args.corpus, count);
   const everyClassify = classifier(new Map(every.sites.map((s) => [s.host, s.body])));
   const everyStream = toLines(every.picks.map((p) => p[1]));
   await everyClassify.process(everyStream); // places every table once (lean, past the arena's maximum)
