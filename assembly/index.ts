@@ -414,13 +414,27 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
   let i = first;
   allowedCount = 0;
   disallowedCount = 0;
-  for (; i < count; i++) {
+  while (i < count) {
+    const id = load<i32>(ids + (<usize>i << 2));
+    if (id >= 0) {
+      const slot = slots + <usize>id * TABLE_SLOT_SIZE;
+      const table = <usize>load<u32>(slot, TS_TABLE_AT);
+      const index = <usize>load<u32>(slot, TS_INDEX_AT);
+      if (i + 1 < count && load<i32>(ids + (<usize>(i + 1) << 2)) == id && queues(table, index)) {
+        // A run of lines of this table (a host's lines often come together): queued for
+        // its DFA, as check rows are (formatQueued). A line alone takes the path below.
+        const k = formatSpanRound(input, spans, i, count, ids, id, table, index, o, outCap - <u32>(o - out), options, scratch);
+        if (k == 0) break;
+        o = roundEnd;
+        i += k;
+        continue;
+      }
+    }
     const rec = spans + <usize>i * SPAN_SIZE;
     const url = input + load<u32>(rec, SP_LINE_START);
     const urlLen = load<u32>(rec, SP_LINE_LENGTH);
     const hostLength = load<u32>(rec, SP_HOST_LENGTH);
     if (rowBound(urlLen, hostLength) > outCap - <u32>(o - out)) break;
-    const id = load<i32>(ids + (<usize>i << 2));
     let verdict: bool;
     let outcome = OUTCOME_OK;
     if (id < 0) {
@@ -435,9 +449,56 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
     else disallowedCount++;
     if ((options & ROW_OUTCOME) == 0) outcome = OUTCOME_NONE;
     if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, SP_HOST_START), hostLength, url, urlLen, outcome);
+    i++;
   }
   writtenBytes = <u32>(o - out);
   return i - first;
+}
+
+/** Where the rows of the last formatSpanRound end. */
+let roundEnd: usize = 0;
+
+/**
+ * formatSpans for the run of span records from `i` (below `count`) whose table id is
+ * `id`, a table the batch loops queue for the DFA (match.ts `queues`): at most QUEUE_CAP
+ * of them, and only while their rows' bounds fit `room` bytes, their paths queued, then
+ * their rows written from `o` (roundEnd: where they end) once the verdicts are in.
+ * Returns the lines judged, 0 when the first row might not fit. Each line is prepared
+ * once and written once.
+ */
+function formatSpanRound(input: usize, spans: usize, i: u32, count: u32, ids: usize, id: i32, table: usize, index: usize, o: usize, room: u32, options: u32, scratch: usize): u32 {
+  const flags = <u32>load<u16>(table, H_FLAGS);
+  let reserved: u64 = 0;
+  let k: u32 = 0;
+  // Invariant: spans [i, i + k) are queued or judged into ROUND_*, their rows' bounds
+  // summed in `reserved` ≤ room.
+  while (k < QUEUE_CAP && i + k < count && load<i32>(ids + (<usize>(i + k) << 2)) == id) {
+    const rec = spans + <usize>(i + k) * SPAN_SIZE;
+    const urlLen = load<u32>(rec, SP_LINE_LENGTH);
+    const bound = <u64>rowBound(urlLen, load<u32>(rec, SP_HOST_LENGTH));
+    if (reserved + bound > <u64>room) break;
+    reserved += bound;
+    const url = input + load<u32>(rec, SP_LINE_START);
+    preparePath(url, urlLen, scratch, flags);
+    judgeOrQueue(table, index, flags, url, url + urlLen, k, ROUND_VERDICTS, ROUND_LINES);
+    k++;
+  }
+  decideQueued(table, index, ROUND_VERDICTS, ROUND_LINES);
+  const outcome = (options & ROW_OUTCOME) == 0 ? OUTCOME_NONE : OUTCOME_OK;
+  for (let j: u32 = 0; j < k; j++) {
+    const rec = spans + <usize>(i + j) * SPAN_SIZE;
+    const verdict = load<u8>(ROUND_VERDICTS + j) != 0;
+    if (verdict) allowedCount++;
+    else disallowedCount++;
+    if (rowWanted(options, verdict)) {
+      o = putRow(
+        o, options, verdict, load<u32>(ROUND_LINES + (<usize>j << 2)), input + load<u32>(rec, SP_HOST_START), load<u32>(rec, SP_HOST_LENGTH),
+        input + load<u32>(rec, SP_LINE_START), load<u32>(rec, SP_LINE_LENGTH), outcome,
+      );
+    }
+  }
+  roundEnd = o;
+  return k;
 }
 
 /**
