@@ -163,7 +163,8 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     const at = new Placed(table);
     at.judge(window(needed), true);
     expect(at.status()).toMatchObject({ enabled: true, trialLeft: 0 });
-    at.judge([heavy(2), heavy(3)], true);
+    // (A batch of LANES paths or more: fewer are each judged alone, rule by rule, below.)
+    at.judge([heavy(2), heavy(3), heavy(4), heavy(5)], true);
     expect(at.status().states).toBeGreaterThan(1);
     // The window that follows a failed one counts afresh and can still turn the DFA on.
     below.judge(window(needed), true);
@@ -175,8 +176,39 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     for (const profile of PROFILES) {
       const placed = expectReference(body, urls, profile);
       expect(placed.status().enabled).toBe(true);
+      // The batch that switched judged its other paths one by one (the DFA is for queued
+      // batches in a trial table): the next batch reads the DFA.
+      placed.judge(urls.slice(0, 64), true);
       expect(placed.status().states).toBeGreaterThan(1);
     }
+  });
+
+  it('a path judged alone: rule by rule in a trial table whose DFA is on, through the DFA in a table of DFA_MIN_RULES rules; batches of LANES paths through it in both', () => {
+    const wide = `User-agent: bot\n${costly.join('\n')}\n${Array.from({ length: DFA_MIN_RULES - costly.length }, (_v, i) => `Disallow: /*zz${i}*`).join('\n')}\n`;
+    const trial = new Placed(Robots.parse(unfolded).forAgent('bot').table);
+    trial.judge(Array.from({ length: TRIAL_PATHS }, (_v, i) => heavy(i)), true);
+    trial.judge(Array.from({ length: 8 }, (_v, i) => heavy(i)), true);
+    const full = new Placed(Robots.parse(wide).forAgent('bot').table);
+    full.judge(Array.from({ length: 8 }, (_v, i) => heavy(i)), true);
+    for (const placed of [trial, full]) expect(placed.status().enabled).toBe(true);
+    const fresh = ['https://example.com/a/b/str4x/fresh', 'https://example.com/q/str7?z=1', 'https://example.com/w/w/w/str2'];
+    const trialStates = trial.status().states;
+    const fullStates = full.status().states;
+    // One, two and three paths: fewer than LANES, so each alone; none seen before, so a DFA
+    // reading them builds states.
+    for (let n = 1; n <= 3; n++) {
+      trial.judge(fresh.slice(0, n), true);
+      full.judge(fresh.slice(0, n).map((u) => `${u}/${n}`), true);
+    }
+    expect(trial.status().states).toBe(trialStates);
+    expect(full.status().states).toBeGreaterThan(fullStates);
+    trial.judge([...fresh, 'https://example.com/str9/new'], true);
+    expect(trial.status().states).toBeGreaterThan(trialStates);
+    const ref = ReferenceRobots.parse(unfolded, { profile: 'rfc' });
+    fresh.forEach((u) => {
+      const want = ref.explain(u, 'bot');
+      expect(trial.judge([u], true)[0], u).toEqual({ allowed: want.allowed, line: want.line });
+    });
   });
 
   const cheap = Array.from({ length: 2 * TRIAL_PATHS + 100 }, (_v, i) => `https://example.com/news/${i}/page-${i % 13}`);
@@ -223,7 +255,9 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     const urls = Array.from({ length: 6000 }, (_v, i) => `https://example.com/d${i % PREFIXES}/${randomWord(r, 'abf1', 8)}?${randomWord(r, 'f0123456789&', 12)}`);
     const placed = new Placed(Robots.parse(folding).forAgent('bot').table);
     expect(placed.status()).toMatchObject({ plainRules: PREFIXES, enabled: false, trialLeft: TRIAL_PATHS });
-    const got = placed.judge(urls, true);
+    // Two batches: the first window turns the DFA on (its paths judged one by one, in the
+    // same batch, rule by rule), then the rest reads it.
+    const got = [...placed.judge(urls.slice(0, TRIAL_PATHS), true), ...placed.judge(urls.slice(TRIAL_PATHS), true)];
     expect(placed.status()).toMatchObject({ plainRules: 0, flushes: 1, enabled: false });
     expect(placed.status().trialLeft).toBeGreaterThan(0);
     expect(got).toEqual(placed.judge(urls, false));
