@@ -32,9 +32,11 @@ const ARENA_MAX_BYTES = 192 << 20;
 
 /**
  * Paths a table placed lean judges (rule by rule) before it is placed again in full, with
- * its DFA or automaton region. Placing it costs about what a few paths judged rule by
- * rule instead of by its DFA do on the corpus's crowds, and trial tables start rule by
- * rule anyway (assembly/dfa.ts TRIAL_PATHS).
+ * its DFA or automaton region. Classifying every corpus host in random order measured the
+ * same within its noise with 256, 1,024, 2,048 or never (docs/PERFORMANCE.md, "Many hosts,
+ * one engine"); a table that then gets long runs of URLs gains its DFA early (the retail
+ * table: 12 M URLs/s through it, 5 M rule by rule), and a trial table starts rule by rule
+ * anyway (assembly/dfa.ts TRIAL_PATHS).
  */
 export const PROMOTE_PATHS = 256;
 
@@ -173,7 +175,7 @@ export class TableArena {
    * this epoch stay within half of it. Earlier slots stay valid (same epoch), so a caller
    * may hold several. A lean slot that finds no room keeps its place for the epoch.
    */
-  ripened(table: Uint8Array, slot: Slot): Slot {
+  private ripened(table: Uint8Array, slot: Slot): Slot {
     const memory = this.memory;
     if (slot.counterAt === 0 || memory.u32[slot.counterAt >>> 2]! < PROMOTE_PATHS) return slot;
     // Sized and copied from the resident copy, validated when it was admitted: the
