@@ -999,21 +999,18 @@ function readAlone(table: usize, dfa: usize, s: usize, path: usize, left: u32, m
 }
 
 /**
- * Runs n ≤ QUEUE_CAP paths (paths[k], lens[k]: u32 arrays) through the DFA, LANES at a
- * time: DECIDED[k] is set to 1 when path k's verdict is in PATH_ENDS[k], else 0. A path
- * left at 0 (it spent MISS_BUDGET, or the cache filled up, after which no path is read
- * further, or it is one of fewer than LANES paths of a table below DFA_MIN_RULES) must be
- * judged on its own. Each step advances four paths, whose
+ * Runs LANES ≤ n ≤ QUEUE_CAP paths (paths[k], lens[k]: u32 arrays) through the DFA, LANES
+ * at a time (fewer are judged alone: match.ts decideQueued): DECIDED[k] is set to 1 when
+ * path k's verdict is in PATH_ENDS[k], else 0. A path left at 0 (it spent MISS_BUDGET, or
+ * the cache filled up, after which no path is read further) must be judged on its own.
+ * Each step advances four paths, whose
  * loads do not depend on each other; a lane whose path ended or went DEAD takes the next
  * path, so that the lanes stay busy until fewer than LANES paths are left, which then end
  * one at a time as `scanDfa` reads a path.
  */
 export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize, n: u32): void {
   memory.fill(DECIDED, 0, n);
-  if (!dfaEnabled(dfa) || n == 0) return;
-  // Fewer paths than lanes in a table below DFA_MIN_RULES: each is judged alone, and so
-  // rule by rule (match.ts `decide`).
-  if (n < LANES && load<u32>(table, H_WILDCARD_COUNT) < DFA_MIN_RULES) return;
+  if (!dfaEnabled(dfa)) return;
   const start = load<u32>(dfa, D_START);
   const t = start != 0 ? start & 0xffff : startState(table, dfa);
   if (t == UNKNOWN) return;
@@ -1023,13 +1020,6 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
   if (isDead(dfa, first)) {
     for (let k: u32 = 0; k < n; k++) { beginPath(dfa, first, k, carry); endPath(dfa, first, k, carry); }
     memory.fill(DECIDED, 1, n);
-    return;
-  }
-  if (n < LANES) {
-    for (let k: u32 = 0; k < n; k++) {
-      beginPath(dfa, first, k, carry);
-      if (!readAlone(table, dfa, first, <usize>load<u32>(paths + (<usize>k << 2)), load<u32>(lens + (<usize>k << 2)), 0, k)) return;
-    }
     return;
   }
   const rows = dfa + load<u32>(dfa, D_ROWS_AT);

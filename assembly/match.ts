@@ -250,7 +250,8 @@ function decideFrom(table: usize, index: usize, path: usize, len: u32, dfaFrom: 
   const count = load<u32>(index);
   const automaton = wildcardRegion(table, index);
   const dfa = hasDfaRegion(count);
-  if (count >= dfaFrom && dfa && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
+  // (dfaFrom is at least DFA_TRIAL_RULES: a table it lets through has a DFA region.)
+  if (count >= dfaFrom && dfaEnabled(automaton) && scanDfa(table, automaton, path, len)) {
     // Every wildcard rule at once (dfa.ts, its verdict in entry 0 of PATH_ENDS; checked
     // first so that a table on trial makes no call), and the plain rules too when the DFA
     // took them in (dfaFolds, read after the scan: a flush may have laid it out again).
@@ -407,10 +408,11 @@ export function decideQueued(table: usize, index: usize, out: usize, linesOut: u
   const n = queued;
   queued = 0;
   const dfa = wildcardRegion(table, index);
-  scanDfaQueue(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS, n);
-  // Fewer paths than lanes are each judged alone (scanDfaQueue leaves those of a table
-  // below DFA_MIN_RULES undecided); the others the scan left are read again on their own.
-  const dfaFrom = n < LANES ? DFA_MIN_RULES : DFA_TRIAL_RULES;
+  // Fewer paths than lanes gain nothing from the scan: each is judged alone (`decide`).
+  // The paths the scan left undecided are read again on their own, in any table with a DFA.
+  const alone = n < LANES;
+  if (!alone) scanDfaQueue(table, dfa, QUEUE_PATHS, QUEUE_LENGTHS, n);
+  const dfaFrom = alone ? DFA_MIN_RULES : DFA_TRIAL_RULES;
   // A DFA that holds the plain rules too (dfa.ts dfaFolds) gives whole verdicts: no walk.
   const folds = dfaFolds(dfa);
   for (let k: u32 = 0; k < n; k++) {
@@ -418,7 +420,7 @@ export function decideQueued(table: usize, index: usize, out: usize, linesOut: u
     const len = load<u32>(QUEUE_LENGTHS + (<usize>k << 2));
     const slot = <usize>load<u32>(QUEUE_SLOTS + (<usize>k << 2));
     let verdict: u32;
-    if (load<u8>(DECIDED + k) != 0) {
+    if (!alone && load<u8>(DECIDED + k) != 0) {
       verdict = folds ? laneVerdict(k) : mergeLane(k, walkTrie(table, index, path, len));
     } else {
       verdict = decideFrom(table, index, path, len, dfaFrom);
