@@ -301,7 +301,7 @@ export function formatLines(table: usize, index: usize, input: usize, len: u32, 
     const judged = judgeLine(table, index, flags, input, start, len, final, scratch);
     // Judging has no effect beyond decidedLine, so a row that does not fit is just left for the next call.
     if (judged == NOT_YET || rowBound(lineLength, 0) > outCap - <u32>(o - out)) break;
-    o = countRow(o, options, fixed, judged != 0, decidedLine, input + start, lineLength, outcome);
+    o = countRow(o, options, fixed, judged != 0, decidedLine, 0, 0, input + start, lineLength, outcome);
     n++;
     start = lineEndAt + 1;
   }
@@ -317,14 +317,15 @@ const ROUND_VERDICTS: usize = memory.data(QUEUE_CAP, 16);
 const ROUND_LINES: usize = memory.data(4 * QUEUE_CAP, 16);
 
 /**
- * Counts a check row's verdict (allowedCount, disallowedCount) and writes the row at `o`
- * when `options` want it; returns the end of what was written. A `fixed` table is
- * Robots.allowAll() / disallowAll(): its verdicts stand, its lines do not.
+ * Counts a row's verdict (allowedCount, disallowedCount) and writes the row at `o` when
+ * `options` want it (a host column from `host`, `hostLen` with ROW_HOST); returns the end
+ * of what was written. A `fixed` table is Robots.allowAll() / disallowAll(): its verdicts
+ * stand, its lines do not.
  */
-@inline function countRow(o: usize, options: u32, fixed: bool, verdict: bool, line: u32, url: usize, urlLen: u32, outcome: u32): usize {
+@inline function countRow(o: usize, options: u32, fixed: bool, verdict: bool, line: u32, host: usize, hostLen: u32, url: usize, urlLen: u32, outcome: u32): usize {
   if (verdict) allowedCount++;
   else disallowedCount++;
-  return rowWanted(options, verdict) ? putRow(o, options, verdict, fixed ? 0 : line, 0, 0, url, urlLen, outcome) : o;
+  return rowWanted(options, verdict) ? putRow(o, options, verdict, fixed ? 0 : line, host, hostLen, url, urlLen, outcome) : o;
 }
 
 /**
@@ -359,7 +360,7 @@ function formatQueued(table: usize, index: usize, flags: u32, input: usize, len:
     decideQueued(table, index, ROUND_VERDICTS, ROUND_LINES);
     for (let j: u32 = 0; j < k; j++) {
       const at = <usize>j << 2;
-      o = countRow(o, options, fixed, load<u8>(ROUND_VERDICTS + j) != 0, load<u32>(ROUND_LINES + at), input + load<u32>(ROUND_STARTS + at), load<u32>(ROUND_LENGTHS + at), outcome);
+      o = countRow(o, options, fixed, load<u8>(ROUND_VERDICTS + j) != 0, load<u32>(ROUND_LINES + at), 0, 0, input + load<u32>(ROUND_STARTS + at), load<u32>(ROUND_LENGTHS + at), outcome);
       n++;
     }
   }
@@ -416,10 +417,12 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
   disallowedCount = 0;
   while (i < count) {
     const id = load<i32>(ids + (<usize>i << 2));
+    let table: usize = 0;
+    let index: usize = 0;
     if (id >= 0) {
       const slot = slots + <usize>id * TABLE_SLOT_SIZE;
-      const table = <usize>load<u32>(slot, TS_TABLE_AT);
-      const index = <usize>load<u32>(slot, TS_INDEX_AT);
+      table = <usize>load<u32>(slot, TS_TABLE_AT);
+      index = <usize>load<u32>(slot, TS_INDEX_AT);
       if (i + 1 < count && load<i32>(ids + (<usize>(i + 1) << 2)) == id && queues(table, index)) {
         // A run of lines of this table (a host's lines often come together): queued for
         // its DFA, as check rows are (formatQueued). A line alone takes the path below.
@@ -441,14 +444,10 @@ export function formatSpans(input: usize, spans: usize, first: u32, count: u32, 
       verdict = codeVerdict(id, options, url, urlLen, scratch);
       outcome = codeOutcome(id);
     } else {
-      const slot = slots + <usize>id * TABLE_SLOT_SIZE;
-      const table = <usize>load<u32>(slot, TS_TABLE_AT);
-      verdict = judge(table, load<u32>(slot, TS_INDEX_AT), <u32>load<u16>(table, H_FLAGS), url, urlLen, scratch) != 0;
+      verdict = judge(table, index, <u32>load<u16>(table, H_FLAGS), url, urlLen, scratch) != 0;
     }
-    if (verdict) allowedCount++;
-    else disallowedCount++;
     if ((options & ROW_OUTCOME) == 0) outcome = OUTCOME_NONE;
-    if (rowWanted(options, verdict)) o = putRow(o, options, verdict, decidedLine, input + load<u32>(rec, SP_HOST_START), hostLength, url, urlLen, outcome);
+    o = countRow(o, options, false, verdict, decidedLine, input + load<u32>(rec, SP_HOST_START), hostLength, url, urlLen, outcome);
     i++;
   }
   writtenBytes = <u32>(o - out);
@@ -487,15 +486,10 @@ function formatSpanRound(input: usize, spans: usize, i: u32, count: u32, ids: us
   const outcome = (options & ROW_OUTCOME) == 0 ? OUTCOME_NONE : OUTCOME_OK;
   for (let j: u32 = 0; j < k; j++) {
     const rec = spans + <usize>(i + j) * SPAN_SIZE;
-    const verdict = load<u8>(ROUND_VERDICTS + j) != 0;
-    if (verdict) allowedCount++;
-    else disallowedCount++;
-    if (rowWanted(options, verdict)) {
-      o = putRow(
-        o, options, verdict, load<u32>(ROUND_LINES + (<usize>j << 2)), input + load<u32>(rec, SP_HOST_START), load<u32>(rec, SP_HOST_LENGTH),
-        input + load<u32>(rec, SP_LINE_START), load<u32>(rec, SP_LINE_LENGTH), outcome,
-      );
-    }
+    o = countRow(
+      o, options, false, load<u8>(ROUND_VERDICTS + j) != 0, load<u32>(ROUND_LINES + (<usize>j << 2)), input + load<u32>(rec, SP_HOST_START), load<u32>(rec, SP_HOST_LENGTH),
+      input + load<u32>(rec, SP_LINE_START), load<u32>(rec, SP_LINE_LENGTH), outcome,
+    );
   }
   roundEnd = o;
   return k;
