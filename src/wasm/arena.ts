@@ -119,11 +119,7 @@ export class TableArena {
    * arena's maximum for one huge table goes back to the initial one.
    */
   reset(at: number): void {
-    this.epoch++;
-    this.used = 0;
-    this.promotedBytes = 0;
-    this.epochAdmits = 0;
-    this.epochReadmits = 0;
+    this.newEpoch();
     this.lastTable = null;
     this.lastSlot = null;
     if (this.cap > this.max) this.cap = this.initialCap;
@@ -229,6 +225,11 @@ export class TableArena {
       this.memory.placeAt(this.at + cap, 'the table arena');
       this.cap = cap;
     }
+    this.newEpoch();
+  }
+
+  /** Starts a new epoch, empty: every slot of the last one becomes stale. */
+  private newEpoch(): void {
     this.epoch++;
     this.epochReadmits = 0;
     this.epochAdmits = 0;
@@ -269,11 +270,7 @@ export class TableArena {
           this.cap = least;
         }
       }
-      this.epoch++;
-      this.epochReadmits = 0;
-      this.epochAdmits = 0;
-      this.used = 0;
-      this.promotedBytes = 0;
+      this.newEpoch();
     }
     if (this.slots.has(table)) this.epochReadmits++;
     this.epochAdmits++;
