@@ -6,6 +6,7 @@ import { NaiveMatcher } from './naive.mjs';
 import { byteLength, rng, toLines } from './fixtures.mjs';
 import { loadSites } from './corpus.mjs';
 import { loadFiles, urlsFromRules } from './sweep.mjs';
+import { retailRobots, retailUrls } from './retail-gen.mjs';
 import { measure, printTable } from './lib.mjs';
 
 const AGENT = 'Googlebot';
@@ -100,5 +101,24 @@ export async function run(args) {
     { smoke },
   );
   printTable(`multi-host: every corpus host (${every.sites.length}; 400 URLs made from the rules of each without a list), ${count} URLs in random host order`, everyRows);
-  return [...rows, ...everyRows];
+
+  // Then one busy host new to this engine: tables are placed lean by now, and the half of
+  // the arena for placing them again in full is spent (src/wasm/arena.ts RENEW_PATHS).
+  const busy = Robots.parse(retailRobots(3)).forAgent('ExampleBot');
+  const busyUrls = retailUrls(smoke ? 2_000 : 300_000, 4);
+  const busyLines = toLines(busyUrls);
+  const busyParser = robotsParser('https://www.example-shop.co.uk/robots.txt', retailRobots(3));
+  const busyPeer = busyUrls.slice(0, smoke ? 200 : 20_000);
+  const busyRows = await measure(
+    [
+      { engine: 'wasm matchLines (raw bytes)', urls: busyUrls.length, bytes: busyLines.length, fn: () => busy.matchLines(busyLines) },
+      {
+        engine: 'robots-parser', urls: busyPeer.length, bytes: byteLength(busyPeer), peer: true,
+        fn: () => { for (const u of busyPeer) busyParser.isAllowed(u, 'ExampleBot'); },
+      },
+    ],
+    { smoke },
+  );
+  printTable(`multi-host: then one busy new host, the retail file's \`*\` group, ${busyUrls.length} URLs a call`, busyRows);
+  return [...rows, ...everyRows, ...busyRows];
 }

@@ -1,7 +1,7 @@
 // Lean placing (src/wasm/arena.ts): past the arena's maximum, tables go in without their DFA or automaton region, stay resident, and get it back once busy.
 import { describe, expect, it } from 'vitest';
 import { Robots } from '../src/index.js';
-import { PROMOTE_PATHS, ruleIndexBytes, type Slot, type TableArena } from '../src/wasm/arena.js';
+import { PROMOTE_PATHS, RENEW_PATHS, ruleIndexBytes, type Slot, type TableArena } from '../src/wasm/arena.js';
 import { WasmEngine } from '../src/wasm/batches.js';
 import { instantiate, type WasmExports } from '../src/wasm/instance.js';
 
@@ -182,8 +182,124 @@ describe('lean placing', () => {
     expect(promoted).toBeGreaterThan(0);
     expect(promoted).toBeLessThan(tables.length);
     expect(promoted * fullBytes).toBeLessThanOrEqual(cap / 2);
-    // A lean table that found no room is not tried again this epoch.
-    for (const slot of slots) expect(slot.counterAt).toBe(0);
+    // A lean table that found no room is tried again only at RENEW_PATHS paths.
+    for (const slot of slots) {
+      if (isLean(live, slot)) expect(slot.ripeAt).toBe(RENEW_PATHS);
+      else expect(slot.counterAt).toBe(0);
+    }
+  });
+
+  /**
+   * A lean engine of `cap` bytes whose budget for placing again in full is spent (DFA
+   * tables promoted), then filled with lean copies of a plain table until the DFA table
+   * `hot` no longer fits in full; `hot` is admitted lean and refused at PROMOTE_PATHS.
+   */
+  function crowdedEngine(cap: number, hot: Uint8Array): { engine: WasmEngine; arena: TableArena; exports: WasmExports; fillers: Uint8Array[] } {
+    const parts = leanEngine(cap);
+    const { engine, arena, exports } = parts;
+    const urls = paths(PROMOTE_PATHS, 12);
+    const full = hot.length + ruleIndexBytes(exports, hot);
+    for (let k = 0; 2 * full * (k + 1) <= cap; k++) {
+      const spender = hot.slice();
+      judge(engine, spender, urls, urls.length);
+      judge(engine, spender, urls.slice(0, 1), 1);
+      expect(isLean(exports, arena.residentSlot(spender)!)).toBe(false);
+    }
+    const plain = Robots.parse('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').forAgent('ExampleBot').table;
+    const fillers: Uint8Array[] = [];
+    const epoch = arena.epoch;
+    const sizes = arena as unknown as { cap: number; used: number };
+    // Until there is room for the lean copy of `hot` and none for its full one.
+    while (sizes.cap - sizes.used >= full) {
+      const filler = plain.slice();
+      arena.slot(filler);
+      fillers.push(filler);
+    }
+    expect(arena.fits(hot)).toBe(true);
+    expect(arena.epoch).toBe(epoch);
+    judge(engine, hot, urls, urls.length);
+    judge(engine, hot, urls.slice(0, 1), 1);
+    expect(arena.epoch).toBe(epoch);
+    const slot = arena.residentSlot(hot)!;
+    expect(isLean(exports, slot)).toBe(true);
+    expect(slot.ripeAt).toBe(RENEW_PATHS);
+    return { ...parts, fillers };
+  }
+
+  it(`a table refused a full place, once it judged ${RENEW_PATHS} paths, empties the arena for itself in a call that uses it alone`, () => {
+    const hot = Robots.parse(DFA).forAgent('ExampleBot').table;
+    const urls = paths(RENEW_PATHS + 4096, 13);
+    const reference = judge(new WasmEngine(), hot, urls, urls.length);
+    const { engine, arena, exports, fillers } = crowdedEngine(8 << 20, hot);
+    const epoch = arena.epoch;
+    // Calls of 4,096: the one after the count reaches RENEW_PATHS starts a new epoch.
+    const got = judge(engine, hot, urls, 4096);
+    expect(got).toEqual(reference);
+    expect(arena.epoch).toBe(epoch + 1);
+    const slot = arena.residentSlot(hot)!;
+    expect(isLean(exports, slot)).toBe(false);
+    expect(slot.counterAt).toBe(0);
+    expect(exports.dfaStatus(slot.tableAt, slot.indexAt, 2)).not.toBe(0);
+    // The emptied tables are stale, and copied in again (lean) on their next use.
+    expect(arena.residentSlot(fillers[0]!)).toBeUndefined();
+    const filler = judge(engine, fillers[0]!, ['https://example.com/private/x', 'https://example.com/private/ok'], 2);
+    expect(filler.verdicts).toEqual([0, 1]);
+    expect(arena.residentSlot(fillers[0]!)!.epoch).toBe(epoch + 1);
+  });
+
+  it('a call that holds several tables never empties the arena for a busy lean one; the next call that uses it alone does', () => {
+    const hot = Robots.parse(DFA).forAgent('ExampleBot').table;
+    const other = Robots.parse(TRIAL).forAgent('ExampleBot').table;
+    const urls = paths(RENEW_PATHS + 100, 14);
+    const { engine, arena, exports } = crowdedEngine(8 << 20, hot);
+    const epoch = arena.epoch;
+    // Two tables at once (residentTogether): `hot` counts its paths but stays lean.
+    const verdicts = new Uint8Array(2 * urls.length);
+    for (let i = 0; i < urls.length; i += 8192) engine.matchStringsMulti([hot, other], urls.slice(i, i + 8192), verdicts.subarray(2 * i), null);
+    expect(arena.epoch).toBe(epoch);
+    const slot = arena.residentSlot(hot)!;
+    expect(isLean(exports, slot)).toBe(true);
+    expect(new Uint32Array(exports.memory.buffer)[slot.counterAt >>> 2]).toBeGreaterThanOrEqual(RENEW_PATHS);
+    const reference = judge(new WasmEngine(), hot, urls.slice(0, 64), 64);
+    expect(judge(engine, hot, urls.slice(0, 64), 64)).toEqual(reference);
+    expect(arena.epoch).toBe(epoch + 1);
+    expect(isLean(exports, arena.residentSlot(hot)!)).toBe(false);
+  });
+
+  it('a busy lean table placed in full past the half-arena budget when the arena has room, without a new epoch', () => {
+    const cap = 8 << 20;
+    const hot = Robots.parse(DFA).forAgent('ExampleBot').table;
+    const { engine, arena, exports } = leanEngine(cap);
+    const full = hot.length + ruleIndexBytes(exports, hot);
+    const urls = paths(PROMOTE_PATHS, 15);
+    for (let k = 0; 2 * full * (k + 1) <= cap; k++) {
+      const spender = hot.slice();
+      judge(engine, spender, urls, urls.length);
+      judge(engine, spender, urls.slice(0, 1), 1);
+    }
+    const epoch = arena.epoch;
+    const many = paths(RENEW_PATHS + 64, 16);
+    const reference = judge(new WasmEngine(), hot, many, many.length);
+    expect(judge(engine, hot, many, 8192)).toEqual(reference);
+    expect(arena.epoch).toBe(epoch);
+    expect(isLean(exports, arena.residentSlot(hot)!)).toBe(false);
+  });
+
+  it('a busy lean table larger than the arena in full stays lean, and is not tried again', () => {
+    const hot = Robots.parse(DFA).forAgent('ExampleBot').table;
+    const exports0 = instantiate();
+    const lean = hot.length + ruleIndexBytes(exports0, hot, true);
+    const full = hot.length + ruleIndexBytes(exports0, hot);
+    // An arena that holds the lean table, not the full one.
+    const cap = 4 * lean + (64 << 10);
+    expect(cap).toBeLessThan(full);
+    const { engine, arena, exports } = leanEngine(cap);
+    const urls = paths(RENEW_PATHS + 64, 17);
+    const reference = judge(new WasmEngine(), hot, urls, urls.length);
+    expect(judge(engine, hot, urls, 8192)).toEqual(reference);
+    const slot = arena.residentSlot(hot)!;
+    expect(isLean(exports, slot)).toBe(true);
+    expect(slot.ripeAt).toBe(Infinity);
   });
 
   it('a table placed again in full is copied from its resident copy, not from the caller array changed since', () => {

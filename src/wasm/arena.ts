@@ -8,8 +8,10 @@
 // indexed again at every switch: from then on, tables are placed lean (their RuleIndex
 // without its DFA or automaton region, most of the bytes of a table with one) and placed
 // again in full once they have judged PROMOTE_PATHS paths, while the tables so placed take
-// at most half the arena. The io regions (memory.ts) follow it and move when it grows or
-// moves; placing a table again in full never moves them.
+// at most half the arena. A lean table refused for want of room that goes on to judge
+// RENEW_PATHS paths empties the arena for itself at the next call that uses no other
+// table. The io regions (memory.ts) follow it and move when it grows or moves; placing a
+// table again in full never moves them.
 import { H_BYTE_LENGTH, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
 import { RULE_INDEX_ALIGN, SIMD_SLACK } from '../table/abi.js';
 import { validateRuleTable } from '../table/validate.js';
@@ -40,6 +42,18 @@ const ARENA_MAX_BYTES = 192 << 20;
  */
 export const PROMOTE_PATHS = 256;
 
+/**
+ * Paths a lean table refused a full place (no room, or the half-arena budget spent) judges
+ * before it is placed in full anyway: past the half-arena budget when the arena has room,
+ * else by a call that uses it alone (`soleSlot`), which empties the arena for it.
+ * Without it, a host that stays busy after a many-hosts phase would be matched rule by rule
+ * for as long as the epoch lasts: the retail table at 4.4–5.1 M URLs per CPU-second
+ * instead of 9.4–10.8 (docs/PERFORMANCE.md, "Many hosts, one engine"). The emptied
+ * tables are copied in again on their next use: a cost this many paths pay for many
+ * times over.
+ */
+export const RENEW_PATHS = 1 << 16;
+
 /** Where one table lives in the arena, valid while `epoch` is the arena's. */
 export interface Slot {
   readonly tableAt: number;
@@ -51,6 +65,11 @@ export interface Slot {
    * full, or when the arena had no room for it.
    */
   readonly counterAt: number;
+  /**
+   * The count at `counterAt` from which the table is tried again: PROMOTE_PATHS, then
+   * RENEW_PATHS once refused a full place this epoch (Infinity: larger than the arena).
+   */
+  readonly ripeAt: number;
 }
 
 /** Sizes of a WasmEngine's resident-table arena (tests shrink them to exercise eviction), and its limits (src/wasm/limits.ts). */
@@ -147,9 +166,23 @@ export class TableArena {
    * a lean one that judged PROMOTE_PATHS paths is placed again in full when there is room.
    */
   slot(table: Uint8Array): Slot {
-    if (table === this.lastTable && this.lastSlot!.epoch === this.epoch && this.lastSlot!.counterAt === 0) return this.lastSlot!;
+    return this.slotFor(table, false);
+  }
+
+  /**
+   * `slot`, for a call that uses no other table (so that no other slot is held): a lean
+   * table refused a full place that has judged RENEW_PATHS paths since empties the arena (a
+   * new epoch) and is placed in full, when it fits the arena's capacity.
+   */
+  soleSlot(table: Uint8Array): Slot {
+    return this.slotFor(table, true);
+  }
+
+  private slotFor(table: Uint8Array, sole: boolean): Slot {
+    const last = this.lastSlot;
+    if (table === this.lastTable && last!.epoch === this.epoch && (last!.counterAt === 0 || this.memory.u32[last!.counterAt >>> 2]! < last!.ripeAt)) return last!;
     let slot = this.slots.get(table);
-    slot = slot === undefined || slot.epoch !== this.epoch ? this.admit(table) : this.ripened(table, slot);
+    slot = slot === undefined || slot.epoch !== this.epoch ? this.admit(table) : this.ripened(table, slot, sole);
     this.lastTable = table;
     this.lastSlot = slot;
     return slot;
@@ -161,7 +194,7 @@ export class TableArena {
    */
   residentSlot(table: Uint8Array): Slot | undefined {
     const slot = this.slots.get(table);
-    return slot === undefined || slot.epoch !== this.epoch ? undefined : this.ripened(table, slot);
+    return slot === undefined || slot.epoch !== this.epoch ? undefined : this.ripened(table, slot, false);
   }
 
   /**
@@ -169,30 +202,51 @@ export class TableArena {
    * a new slot holding the table with its full RuleIndex, placed after the others: when
    * the arena has room without emptying it or moving memory and the slots placed again
    * this epoch stay within half of it. Earlier slots stay valid (same epoch), so a caller
-   * may hold several. A lean slot that finds no room keeps its place for the epoch.
+   * may hold several. A lean slot refused stays lean and is tried again at RENEW_PATHS
+   * paths: then placed in full wherever the arena has room, past the half too, or, with
+   * none, when a `sole` call (holding no other slot) finds the arena's capacity holds
+   * it, in an arena emptied for it (a new epoch).
    */
-  private ripened(table: Uint8Array, slot: Slot): Slot {
+  private ripened(table: Uint8Array, slot: Slot, sole: boolean): Slot {
     const memory = this.memory;
-    if (slot.counterAt === 0 || memory.u32[slot.counterAt >>> 2]! < PROMOTE_PATHS) return slot;
+    if (slot.counterAt === 0) return slot;
+    const paths = memory.u32[slot.counterAt >>> 2]!;
+    if (paths < slot.ripeAt) return slot;
     // Sized and copied from the resident copy, validated when it was admitted: the
     // caller's array may have changed since.
     const length = memory.u32[(slot.tableAt + H_BYTE_LENGTH) >>> 2]!;
     const need = slotBytesOf(length, memory.exports.indexBytes(slot.tableAt, 0) >>> 0);
+    const busy = paths >= RENEW_PATHS;
     let ripe: Slot;
-    if (this.used + need <= this.cap && 2 * (this.promotedBytes + need) <= this.cap) {
-      const tableAt = this.at + this.used;
-      const indexAt = alignIndex(tableAt + length + SIMD_SLACK);
-      memory.u8.copyWithin(tableAt, slot.tableAt, slot.tableAt + length);
-      memory.exports.indexTable(tableAt, indexAt, 0);
-      ripe = { tableAt, indexAt, epoch: this.epoch, counterAt: 0 };
+    if (this.used + need <= this.cap && (busy || 2 * (this.promotedBytes + need) <= this.cap)) {
+      ripe = this.placeFrom(slot.tableAt, length);
       this.used += need;
       this.promotedBytes += need;
+    } else if (sole && busy && need <= this.cap) {
+      // Copied to the arena's start, over itself maybe: copyWithin reads before it writes.
+      this.newEpoch();
+      ripe = this.placeFrom(slot.tableAt, length);
+      this.used = need;
+      this.promotedBytes = need;
     } else {
-      ripe = { ...slot, counterAt: 0 };
+      // Tried again at RENEW_PATHS; never, once a sole call found it larger than the arena.
+      const ripeAt = busy && sole ? Infinity : RENEW_PATHS;
+      if (slot.ripeAt === ripeAt) return slot;
+      ripe = { ...slot, ripeAt };
     }
     this.slots.set(table, ripe);
     if (this.lastTable === table) this.lastSlot = ripe;
     return ripe;
+  }
+
+  /** A slot at the arena's first free byte holding the resident table at `from` (`length` bytes) with its full RuleIndex; the caller counts the bytes. */
+  private placeFrom(from: number, length: number): Slot {
+    const memory = this.memory;
+    const tableAt = this.at + this.used;
+    const indexAt = alignIndex(tableAt + length + SIMD_SLACK);
+    memory.u8.copyWithin(tableAt, from, from + length);
+    memory.exports.indexTable(tableAt, indexAt, 0);
+    return { tableAt, indexAt, epoch: this.epoch, counterAt: 0, ripeAt: 0 };
   }
 
   /** Whether `table` can be admitted without emptying the arena. */
@@ -286,7 +340,7 @@ export class TableArena {
     const indexAt = alignIndex(tableAt + table.length + SIMD_SLACK);
     this.memory.u8.set(table, tableAt);
     exports.indexTable(tableAt, indexAt, lean ? 1 : 0);
-    const slot: Slot = { tableAt, indexAt, epoch: this.epoch, counterAt: lean ? exports.leanCounter(tableAt, indexAt) >>> 0 : 0 };
+    const slot: Slot = { tableAt, indexAt, epoch: this.epoch, counterAt: lean ? exports.leanCounter(tableAt, indexAt) >>> 0 : 0, ripeAt: PROMOTE_PATHS };
     this.slots.set(table, slot);
     return slot;
   }

@@ -248,7 +248,7 @@ export class WasmEngine {
     let i = from;
     while (i < to) {
       // The table first: admitting it may move (and resize) the io regions.
-      const slot = this.arena.slot(table);
+      const slot = this.arena.soleSlot(table);
       const count = this.encodeChunk(urls, i, to, STRING_CHUNK_COUNT, 1);
       bytes += this.chunkBytes;
       this.matchUrls(slot, memory.inputAt, memory.lengthsAt, count, verdicts, lines, i - from);
@@ -516,7 +516,7 @@ export class WasmEngine {
       }
       if (offset + size > bytes.length) throw new RangeError(`robotstxt-wasm: the lengths name ${offset + size} bytes, the input holds ${bytes.length}`);
       // The table first: admitting it may move (and resize) the io regions.
-      const slot = this.arena.slot(table);
+      const slot = this.arena.soleSlot(table);
       // (+ 1: copyIn may shift the lengths by one u32.)
       memory.reserve({ input: size + COPY_SKEW, count: count + 1, url: longest });
       const urlsAt = memory.copyIn(bytes.subarray(offset, offset + size), memory.inputAt);
@@ -547,7 +547,7 @@ export class WasmEngine {
   private matchOneIn(table: Uint8Array, url: string, lineOut: Uint32Array | null): number {
     const memory = this.memory;
     // The table first: admitting it may move (and resize) the io regions.
-    const { tableAt, indexAt } = this.arena.slot(table);
+    const { tableAt, indexAt } = this.arena.soleSlot(table);
     const written = this.encodeOne(url, 1);
     memory.u32[memory.lengthsAt >>> 2] = written;
     memory.exports.matchUrls(tableAt, indexAt, memory.inputAt, memory.lengthsAt, 1, memory.outAt, lineOut ? memory.linesAt : 0, memory.scratchAt);
@@ -578,7 +578,7 @@ export class WasmEngine {
     if (origin.length > ORIGIN_MAX_BYTES) throw new RangeError(`robotstxt-wasm: an origin of at most ${ORIGIN_MAX_BYTES} bytes expected, got ${origin.length}`);
     const memory = this.memory;
     // The table first: admitting it may move (and resize) the io regions.
-    const { tableAt, indexAt } = this.arena.slot(table);
+    const { tableAt, indexAt } = this.arena.soleSlot(table);
     // Only what fits the regions as they are (see encodeOne): no layout work, no throw.
     const most = 3 * url.length;
     if (url.length > this.limits.maxUrlBytes || most > memory.inputCap || scratchFor(most) > memory.scratchCap) return MATCH_NOT_PLAIN;
@@ -613,12 +613,13 @@ export class WasmEngine {
   private matchAllLinesIn(table: Uint8Array, bytes: Uint8Array, withLines: boolean): LineVerdicts {
     const memory = this.memory;
     this.releaseResults(bytes.length + 1);
-    let { tableAt, indexAt } = this.arena.slot(table);
+    let { tableAt, indexAt } = this.arena.soleSlot(table);
     let count = 0;
     let pos = 0;
     while (pos < bytes.length) {
-      // Resident since the first chunk: a lean table may be placed again in full, never moving memory.
-      if (pos !== 0) ({ tableAt, indexAt } = this.arena.slot(table));
+      // Resident since the first chunk: a lean table may be placed again in full (or, at
+      // RENEW_PATHS, empty the arena for itself: this call holds no other slot); memory never moves.
+      if (pos !== 0) ({ tableAt, indexAt } = this.arena.soleSlot(table));
       const n = this.fitChunk(bytes, pos, true, 1, false, (at, take, last) =>
         memory.exports.matchLines(tableAt, indexAt, at, take, memory.outAt, withLines ? memory.linesAt : 0, memory.scratchAt, last ? 1 : 0));
       if (n === 0) break;
@@ -679,15 +680,16 @@ export class WasmEngine {
 
   private formatLineRowsIn(table: Uint8Array, bytes: Uint8Array, final: boolean, options: number, sink?: RowSink): RowBatch {
     const memory = this.memory;
-    let { tableAt, indexAt } = this.arena.slot(table);
+    let { tableAt, indexAt } = this.arena.soleSlot(table);
     const rows: Uint8Array[] = [];
     let count = 0;
     let allowed = 0;
     let disallowed = 0;
     let pos = 0;
     while (pos < bytes.length) {
-      // Resident since the first chunk: a lean table may be placed again in full, never moving memory.
-      if (pos !== 0) ({ tableAt, indexAt } = this.arena.slot(table));
+      // Resident since the first chunk: a lean table may be placed again in full (or, at
+      // RENEW_PATHS, empty the arena for itself: this call holds no other slot); memory never moves.
+      if (pos !== 0) ({ tableAt, indexAt } = this.arena.soleSlot(table));
       const n = this.fitChunk(bytes, pos, final, 0, true, (at, take, last) =>
         memory.exports.formatLines(tableAt, indexAt, at, take, last ? 1 : 0, memory.rowsAt, memory.rowsCap, options, memory.scratchAt));
       // Only an unterminated tail is left.
@@ -961,7 +963,7 @@ export class WasmEngine {
     try {
       const memory = this.memory;
       const wildcardCount = new DataView(table.buffer, table.byteOffset).getUint32(H_WILDCARD_COUNT, true);
-      const { tableAt } = this.arena.slot(table);
+      const { tableAt } = this.arena.soleSlot(table);
       const written = this.encodeOne(url, wildcardCount);
       const n = memory.exports.collectMatches(tableAt, memory.inputAt, written, memory.lengthsAt, memory.scratchAt);
       return Array.from(memory.u32.subarray(memory.lengthsAt >>> 2, (memory.lengthsAt >>> 2) + n));
