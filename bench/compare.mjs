@@ -9,8 +9,9 @@
 // agent}, its real URLs plus 20,000 made from its rules) is compiled by both builds, whose
 // verdicts must agree (a difference is an error: this tool also catches a change that
 // alters a verdict). Then both are timed in alternating rounds of one matchLines call each
-// (sweep.mjs pairedRatio, CPU time): the pair's ratio is the median of its rounds. Each
-// matcher kind gets the geometric mean of its ratios and their p10, p50 and p90.
+// (sweep.mjs pairedRatio: a call's time is the lesser of its CPU and wall time): the pair's
+// ratio is the median of its rounds. Each matcher kind gets the geometric mean of its
+// ratios and their p10, p50 and p90.
 // `--control` also times this build against a second matcher of its own on the same
 // bytes: that A/A ratio should be 1, and how far its geometric mean strays is this run's
 // noise (1.000–1.005 per kind in a full run on the 2-core machine of docs/PERFORMANCE.md,
@@ -61,7 +62,7 @@ if (files === null) {
   process.exit(0);
 }
 const generated = args.smoke ? 200 : 20_000;
-console.log(`# compare: this build ÷ ${relative(process.cwd(), resolve(args.against)) || '.'}, raw matchLines CPU time, ${args.rounds} alternating rounds per (file, agent)`);
+console.log(`# compare: this build ÷ ${relative(process.cwd(), resolve(args.against)) || '.'}, raw matchLines time (the lesser of CPU and wall time), ${args.rounds} alternating rounds per (file, agent)`);
 console.log(`machine: ${machine()}`);
 console.log(`workloads: ${args.corpus === null ? 'smoke stand-ins' : relative(process.cwd(), args.corpus) || '.'}, ${files.length} files × {${AGENTS.join(', ')}}, real URLs + ${generated} from each file's rules`);
 
@@ -105,6 +106,6 @@ if (every.length === 0) {
 rows.push(['all', String(every.length), ...summary(every), ...(args.control ? [summary([...controls.values()].flat())[0]] : [])]);
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const fmt = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-console.log(`ratio: CPU time of this build ÷ the other's (below 1: this build is faster); ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`ratio: time of this build ÷ the other's (below 1: this build is faster); ${((performance.now() - started) / 1000).toFixed(0)} s`);
 console.log(fmt(head));
 for (const r of rows) console.log(fmt(r));
