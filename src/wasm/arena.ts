@@ -9,9 +9,9 @@
 // without its DFA or automaton region, most of the bytes of a table with one) and placed
 // again in full once they have judged PROMOTE_PATHS paths, while the tables so placed take
 // at most half the arena. A lean table refused for want of room that goes on to judge
-// RENEW_PATHS paths empties the arena for itself at the next call that uses no other
-// table. The io regions (memory.ts) follow it and move when it grows or moves; placing a
-// table again in full never moves them.
+// RENEW_PATHS paths is placed in full past that half, or, in a full arena, empties it for
+// itself at the next call that uses no other table. The io regions (memory.ts) follow it
+// and move when it grows or moves; placing a table again in full never moves them.
 import { H_BYTE_LENGTH, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_WILDCARD_COUNT } from '../table/format.js';
 import { RULE_INDEX_ALIGN, SIMD_SLACK } from '../table/abi.js';
 import { validateRuleTable } from '../table/validate.js';
@@ -47,10 +47,9 @@ export const PROMOTE_PATHS = 256;
  * before it is placed in full anyway: past the half-arena budget when the arena has room,
  * else by a call that uses it alone (`soleSlot`), which empties the arena for it.
  * Without it, a host that stays busy after a many-hosts phase would be matched rule by rule
- * for as long as the epoch lasts: the retail table at 4.4–5.1 M URLs per CPU-second
- * instead of 9.4–10.8 (docs/PERFORMANCE.md, "Many hosts, one engine"). The emptied
- * tables are copied in again on their next use: a cost this many paths pay for many
- * times over.
+ * for as long as the epoch lasts (the retail file's table: 5.1 M URLs/s instead of 12.4,
+ * docs/PERFORMANCE.md, "Many hosts, one engine"). The emptied tables are copied in again
+ * on their next use: a cost this many paths pay for many times over.
  */
 export const RENEW_PATHS = 1 << 16;
 
@@ -60,9 +59,8 @@ export interface Slot {
   readonly indexAt: number;
   readonly epoch: number;
   /**
-   * Address of the lean RuleIndex's count of paths judged (`leanCounter`) while the table
-   * may still be placed again in full this epoch; 0 once it is, or when it was placed in
-   * full, or when the arena had no room for it.
+   * Address of the lean RuleIndex's count of paths judged (`leanCounter`); 0 when the
+   * table was placed in full.
    */
   readonly counterAt: number;
   /**
