@@ -1,6 +1,6 @@
 // encodeUrls (src/wasm/url-bytes.ts): URL strings to the UTF-8 bytes and lengths Wasm reads, across its pieces' boundaries.
 import { describe, expect, it } from 'vitest';
-import { ALONE_UNITS, PIECE_COUNT, PIECE_UNITS, encodeUrls } from '../src/wasm/url-bytes.js';
+import { ALONE_UNITS, PIECE_COUNT, PIECE_UNITS, byteLengths, encodeUrls } from '../src/wasm/url-bytes.js';
 
 const utf8 = new TextEncoder();
 
@@ -16,10 +16,13 @@ function expected(urls: readonly string[], from: number, count: number): { bytes
   return { bytes, lengths };
 }
 
-/** encodeUrls into fresh arrays with room for 3 bytes a unit; lengths written from index `at`. */
-function encoded(urls: readonly string[], from: number, count: number, at = 0): { bytes: number[]; lengths: number[] } {
+/**
+ * encodeUrls into fresh arrays with room for 3 bytes a unit; lengths written from index
+ * `at`; the bytes a view `shift` bytes into its buffer (encodeUrls reads them back by words).
+ */
+function encoded(urls: readonly string[], from: number, count: number, at = 0, shift = 0): { bytes: number[]; lengths: number[] } {
   const units = urls.slice(from, from + count).reduce((n, u) => n + u.length, 0);
-  const bytes = new Uint8Array(3 * units + 16);
+  const bytes = new Uint8Array(3 * units + 16 + shift).subarray(shift);
   const lengths = new Uint32Array(at + count);
   const written = encodeUrls(urls, from, count, bytes, lengths, at);
   expect(written).toBeGreaterThanOrEqual(0);
@@ -47,6 +50,53 @@ describe('encodeUrls', () => {
     const got = encoded(lone, 0, lone.length);
     expect(got).toEqual(expected(lone, 0, lone.length));
     expect(got.lengths[0]).toBe('https://h.example/'.length + 3 + 1);
+  });
+
+  it('a surrogate pair split between two URLs: a lone surrogate (U+FFFD) in each, as each URL alone encodes', () => {
+    const urls = [urlOf(30), 'https://h.example/a\ud83d', '\ude00b', 'https://h.example/\u{1F600}', urlOf(40, '\u00e9'), 'x\ud800', '\udc00', urlOf(20)];
+    const got = encoded(urls, 0, urls.length);
+    expect(got).toEqual(expected(urls, 0, urls.length));
+    expect(got.lengths.slice(1, 3)).toEqual(['https://h.example/a'.length + 3, 3 + 1]);
+  });
+
+  it('pieces with non-ASCII URLs here and there: lengths read back from the bytes, at every alignment', () => {
+    const chars = ['a', '/', '\u00e9', '\u20ac', '\u{1F600}', '\ud800', '\udfff', '?', '='];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let round = 0; round < 40; round++) {
+      const urls = Array.from({ length: 1 + next(700) }, () => {
+        const n = next(5) === 0 ? next(2 * ALONE_UNITS) : next(90);
+        // Some start with a non-ASCII character, or are empty (relative references, junk).
+        let s = next(6) === 0 ? '' : 'https://h.example/';
+        for (let i = 0; i < n; i++) s += next(10) < 8 ? 'abcdefgh'[next(8)]! : chars[next(chars.length)]!;
+        return s;
+      });
+      expect(encoded(urls, 0, urls.length, 0, round % 4)).toEqual(expected(urls, 0, urls.length));
+    }
+  });
+
+  it('byteLengths reads every length back from the joined bytes itself, at every alignment; false for a split surrogate pair', () => {
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const chars = ['a', 'b', '/', '\u00e9', '\u20ac', '\u{1F600}', '\ud800', '\udfff'];
+    for (let round = 0; round < 200; round++) {
+      const urls = Array.from({ length: 1 + next(40) }, () => Array.from({ length: next(30) }, () => chars[next(chars.length)]!).join(''));
+      const joined = urls.join('');
+      const split = urls.some((u, i) => i + 1 < urls.length && /[\ud800-\udbff]$/.test(u) && /^[\udc00-\udfff]/.test(urls[i + 1]!));
+      const shift = round % 4;
+      const bytes = new Uint8Array(3 * joined.length + 8 + shift).subarray(shift);
+      const written = utf8.encodeInto(joined, bytes).written;
+      const lengths = Uint32Array.from([0, ...urls.map((u) => u.length)]);
+      const ok = byteLengths(bytes, 0, written, lengths, 1, lengths.length);
+      expect(ok).toBe(!split);
+      if (ok) expect([...lengths.subarray(1)]).toEqual(urls.map((u) => utf8.encode(u).length));
+    }
   });
 
   it(`more than ${PIECE_COUNT} URLs and more than ${PIECE_UNITS} units of short ones: several pieces, the same bytes`, () => {
