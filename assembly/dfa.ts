@@ -91,8 +91,9 @@
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, DFA_TRIAL_PER_RULE below DFA_MIN_RULES, plus DFA_PER_NODE per trie node
-// up to DFA_FOLD_NODES nodes, at most DFA_CAP: sized from the table's header so the host
-// can place the RuleIndex). When the positions leave less than
+// up to DFA_FOLD_NODES nodes, at most DFA_CAP, or more within what rule-index.ts's
+// AGENT_BYTES leaves beside the table: sized from the table's header so the host can place
+// the RuleIndex). When the positions leave less than
 // DFA_MIN_ARENA bytes for states, the DFA stays off (with the plain rules: it is laid out
 // without them).
 //
@@ -298,12 +299,16 @@ const BUILT: usize = memory.data(16, 16);
   return wildcardCount >= DFA_TRIAL_RULES;
 }
 
-/** Bytes of the DFA region of a table with these header fields (0: the table gets none). */
-export function dfaBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32): u32 {
+/**
+ * Bytes of the DFA region of a table with these header fields (0: the table gets none):
+ * what its rules and nodes ask for, at most `cap` (rule-index.ts dfaCapFor: what the
+ * agent's budget leaves) or DFA_CAP, whichever is larger.
+ */
+export function dfaBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, cap: u32): u32 {
   if (!hasDfaRegion(wildcardCount)) return 0;
   const perRule = wildcardCount < DFA_MIN_RULES ? DFA_TRIAL_PER_RULE : DFA_PER_RULE;
   const forNodes = nodeCount <= DFA_FOLD_NODES ? <u64>nodeCount * DFA_PER_NODE : 0;
-  return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * perRule + forNodes, DFA_CAP);
+  return <u32>min<u64>(<u64>DFA_BASE + <u64>wildcardCount * perRule + forNodes, max<u32>(cap, DFA_CAP));
 }
 
 /** Off: every table is matched rule by rule (`useDfa`, for tests and benchmarks that compare the two). */
@@ -595,7 +600,8 @@ function flush(table: usize, dfa: usize): void {
   // rule a workload matches). The table is laid out again as if never folded, its DFA on
   // (a flush comes only from a scan, so the DFA was in use).
   if (dfaFolds(dfa)) {
-    const bytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), load<u32>(table, H_WILDCARD_COUNT), load<u32>(table, H_NODE_COUNT));
+    // The region's bytes (dfaBytesFor's, a multiple of 16: the layout's arena ends there).
+    const bytes = load<u32>(dfa, D_ARENA_END);
     const forFold = load<u32>(dfa, D_FOR_FOLD) != 0;
     memory.fill(dfa, 0, bytes);
     layOut(table, dfa, bytes, 0);
@@ -1137,6 +1143,7 @@ export function dfaInfo(dfa: usize, what: u32): u32 {
   if (what == 4) return load<u32>(dfa, D_TRIAL_CALLS);
   if (what == 5) return load<u32>(dfa, D_MODE);
   if (what == 6) return load<u32>(dfa, D_PLAIN_RULES);
+  if (what == 7) return load<u32>(dfa, D_ARENA_END);
 
   return load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
 }

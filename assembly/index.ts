@@ -4,7 +4,8 @@ import { QUEUE_CAP } from './dfa';
 export { automatonStates, dfaStatus, dfaStepMode, dropDfa, indexBytes, indexBytesFor, indexTable, leanCounter } from './rule-index';
 export { useDfa } from './dfa';
 /** Wildcard rules from which a table uses the DFA from the start, from which it gets one on trial, and the trial's window (diagnostics for tests). */
-export { DFA_MIN_RULES as dfaMinRules, DFA_TRIAL_RULES as dfaTrialRules, TRIAL_PATHS as dfaTrialPaths, TRIAL_CALLS_X2 as dfaTrialCallsX2, FOLD_POSITIONS as dfaFoldPositions, DFA_PER_NODE as dfaPerNode, DFA_FOLD_NODES as dfaFoldNodes } from './dfa';
+export { DFA_MIN_RULES as dfaMinRules, DFA_TRIAL_RULES as dfaTrialRules, TRIAL_PATHS as dfaTrialPaths, TRIAL_CALLS_X2 as dfaTrialCallsX2, FOLD_POSITIONS as dfaFoldPositions, DFA_PER_NODE as dfaPerNode, DFA_FOLD_NODES as dfaFoldNodes, DFA_CAP as dfaCap } from './dfa';
+export { AGENT_BYTES as agentBytes } from './rule-index';
 import { findNewline } from './scan';
 import { FLAG_IMPLICIT_ROBOTS_TXT, H_FLAGS } from './table';
 import { PREPARE_FLAGS, forgetOrigin, isPlainOnOrigin, isRobotsTxtPath, pathLen, pathPtr, prepareLine, preparePath } from './url';

@@ -8,7 +8,7 @@ import { buildDfa, dfaBytesFor, dfaInfo, giveUpDfa, hasDfaRegion, stepDfa } from
 import {
   H_FIRST_BYTES_OFFSET, H_FLAGS, H_NODE_COUNT, H_POOL_LENGTH, H_SEGMENT_COUNT, H_NODES_OFFSET, H_SEGMENTS_OFFSET, H_WILDCARD_COUNT, H_WILDCARDS_OFFSET,
   NODE_SIZE, N_CHILD_COUNT, N_FIRST_CHILD, N_LABEL_LENGTH, N_LABEL_OFFSET, N_PREFIX_ALLOW, N_PREFIX_DISALLOW, N_ALLOW_EXTRA, N_DISALLOW_EXTRA,
-  SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_PRIORITY, W_SEGMENT_COUNT,
+  HEADER_SIZE, SEGMENT_SIZE, S_BYTES_OFFSET, S_LENGTH, WILDCARD_SIZE, W_ANCHORED, W_FIRST_SEGMENT, W_PRIORITY, W_SEGMENT_COUNT,
 } from './table';
 
 // RuleIndex: derived from a table by `indexTable`, kept next to it by the host (it is not
@@ -58,7 +58,8 @@ import {
 //    … depth[nodeCount], u32 each: path bytes from the root to the node (built with reach)
 //    … at the next multiple of 16 (automatonOffset): one region of the larger of
 //      automatonBytesFor bytes (0 without FLAG_WILDCARD_AUTOMATON) and dfaBytesFor bytes
-//      (0 below DFA_TRIAL_RULES wildcard rules). It holds the DFA (assembly/dfa.ts) when
+//      (0 below DFA_TRIAL_RULES wildcard rules; past DFA_CAP only within AGENT_BYTES,
+//      dfaCapFor). It holds the DFA (assembly/dfa.ts) when
 //      the table gets one, else the wildcard automaton (assembly/wildcards.ts); a crowd's
 //      region holds its DFA first and its automaton once the DFA gives up
 //      (switchToAutomaton). Its first u32 tells which: see the two files. A lean
@@ -207,13 +208,33 @@ export function leanCounter(table: usize, index: usize): usize {
 }
 
 /**
+ * Bytes a compiled agent may take, its table and RuleIndex together (issue #18's bound):
+ * a DFA region larger than DFA_CAP (dfa.ts) is given only within it.
+ */
+export const AGENT_BYTES: u32 = 1 << 20;
+
+/**
+ * The most bytes a DFA region may take beside a table with these header fields: what
+ * AGENT_BYTES leaves after the table (as format.ts lays it out) and the RuleIndex before its
+ * region, in whole KiB, and never less than DFA_CAP (dfaBytesFor), the bound of every
+ * table. A DFA that outgrows DFA_CAP's cache flushes and may end in its slower step mode
+ * (pornhub.com's 91 wildcard rules: 0.69–0.70× the cost of a 768 KiB region at 960 KiB).
+ */
+function dfaCapFor(wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
+  const table = <u64>((HEADER_SIZE + nodeCount * NODE_SIZE + nodeCount + 3) & ~3) + <u64>wildcardCount * WILDCARD_SIZE + <u64>segmentCount * SEGMENT_SIZE + poolLength;
+  const used = table + automatonOffset(blockCount(wildcardCount), nodeCount);
+  return used >= <u64>AGENT_BYTES ? 0 : (AGENT_BYTES - <u32>used) & ~1023;
+}
+
+/**
  * Bytes of the RuleIndex of a table with these header fields (flags, wildcard rules, trie
  * nodes, segments, pool bytes); with `lean` 1, of its lean RuleIndex (header), which is
  * smaller exactly when the table gets a region.
  */
 export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32, lean: u32): u32 {
   // One region at automatonOffset, holding the Aho–Corasick automaton or the DFA, one at a time.
-  const region = max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfaBytesFor(flags, wildcardCount, nodeCount));
+  const dfa = dfaBytesFor(flags, wildcardCount, nodeCount, dfaCapFor(wildcardCount, nodeCount, segmentCount, poolLength));
+  const region = max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfa);
   return automatonOffset(blockCount(wildcardCount), nodeCount) + (lean != 0 && region != 0 ? LEAN_REGION_BYTES : region);
 }
 
@@ -424,7 +445,7 @@ export function indexTable(table: usize, index: usize, lean: u32): void {
 
   // The wildcard automaton or the DFA, when the table gets one (a lean index: a mark).
   const region = automatonOffset(blocks, nodeCount);
-  const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count, nodeCount);
+  const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count, nodeCount, dfaCapFor(count, nodeCount, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)));
   if (lean != 0 && bytes - region == LEAN_REGION_BYTES) store<u32>(index + region, REGION_LEAN);
   else if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
   else if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) != 0) {

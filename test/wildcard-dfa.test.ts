@@ -279,6 +279,31 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     expect(region(DFA_FOLD_NODES + 1)).toBe(region(0));
   });
 
+  it('a DFA region past DFA_CAP takes what AGENT_BYTES leaves beside the table and the rest of its RuleIndex, in whole KiB, and never less than DFA_CAP', () => {
+    const exports = instantiate();
+    const DFA_CAP = exports.dfaCap.value as number;
+    const AGENT_BYTES = exports.agentBytes.value as number;
+    // The table's bytes as the encoder lays them out (src/table/format.ts): header, nodes and
+    // their first bytes (4-aligned), wildcard records, segment records, pool.
+    const tableBytes = (w: number, nodes: number, segments: number, pool: number): number => ((48 + 33 * nodes + 3) & ~3) + 24 * w + 12 * segments + pool;
+    const full = (w: number, nodes: number, segments: number, pool: number): number => exports.indexBytesFor(0, w, nodes, segments, pool, 0);
+    // The lean RuleIndex holds a 128-byte mark where the full one holds the region.
+    const region = (w: number, nodes: number, segments: number, pool: number): number => full(w, nodes, segments, pool) - exports.indexBytesFor(0, w, nodes, segments, pool, 1) + 128;
+    // 91 wildcard rules and a small trie (pornhub.com's shape): past DFA_CAP, to the agent budget.
+    for (const [w, nodes, segments, pool] of [[91, 5, 200, 3_000], [200, 40, 500, 20_000], [60, 1_000, 130, 30_000]] as const) {
+      expect(region(w, nodes, segments, pool)).toBeGreaterThan(DFA_CAP);
+      expect(region(w, nodes, segments, pool) % 1024).toBe(0);
+      const agent = tableBytes(w, nodes, segments, pool) + full(w, nodes, segments, pool);
+      expect(agent).toBeLessThanOrEqual(AGENT_BYTES);
+      expect(agent).toBeGreaterThan(AGENT_BYTES - 1024);
+    }
+    // A table that leaves less than DFA_CAP of the budget: DFA_CAP, as for every table.
+    expect(region(91, 5, 200, 400_000)).toBe(DFA_CAP);
+    // Below DFA_CAP, the region is what its rules and nodes ask for, whatever the budget.
+    expect(region(40, 10, 80, 500_000)).toBe(64 * 1024 + 40 * 12 * 1024 + 10 * DFA_PER_NODE);
+  });
+
+
   it('a trial table of 150 plain prefixes keeps them folded through a workload its wildcard rules alone would cache in a tenth of the region', () => {
     // Each prefix is followed by query strings that walk the wildcard states: ~150 copies of
     // them, more than the region of its wildcard rules alone holds, within what its nodes add.
@@ -327,6 +352,34 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     }
     return `${lines.join('\n')}\n`;
   }
+
+  it('a DFA region past DFA_CAP with plain rules folded in: the first flush lays the region out again in all of it, every verdict matches', () => {
+    // 40 rules `/*…` of short pieces over a small alphabet, alive along any path (fewer than
+    // AUTOMATON_CROWD: no crowd), and 150 plain prefixes the DFA takes in, whose trie nodes
+    // take the region past DFA_CAP; long random paths below the prefixes outgrow the folded
+    // cache, whose first flush drops the fold.
+    const r = random(17);
+    const lines = ['User-agent: bot'];
+    for (let i = 0; i < 40; i++) {
+      const pieces = Array.from({ length: 2 + Math.floor(r() * 3) }, () => word(r, 1 + Math.floor(r() * 3)));
+      lines.push(`${r() < 0.3 ? 'Allow' : 'Disallow'}: /*${pieces.join('*')}${r() < 0.2 ? '$' : ''}`);
+    }
+    for (let i = 0; i < 150; i++) lines.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /p${i}/`);
+    const body = `${lines.join('\n')}\n`;
+    const placed = new Placed(Robots.parse(body).forAgent('bot').table);
+    const DFA_CAP = placed.exports.dfaCap.value as number;
+    const bytes = placed.dfaRegionBytes();
+    expect(bytes).toBeGreaterThan(DFA_CAP);
+    expect(placed.status()).toMatchObject({ enabled: true, plainRules: 150, flushes: 0 });
+    const urls = Array.from({ length: 4000 }, (_v, i) => `https://example.com/p${i % 150}/${word(r, 60 + Math.floor(r() * 40))}`);
+    const got = placed.judge(urls, true);
+    const status = placed.status();
+    expect(status.flushes).toBeGreaterThan(0);
+    expect(status.plainRules).toBe(0);
+    expect(placed.dfaRegionBytes()).toBe(bytes);
+    expect(got).toEqual(placed.judge(urls, false));
+    expectReference(body, urls.slice(0, 200), 'rfc');
+  }, 120_000);
 
   it('a workload with more states than the cache holds: the cache flushes, the DFA gives up, every verdict matches', () => {
     const body = dense(7, 400);

@@ -24,9 +24,10 @@ const ARENA_BYTES = 1 << 20;
 /**
  * The arena doubles, when it fills with tables in use, up to this size: the tables a
  * workload keeps switching between stay resident. A table with 8 or more wildcard rules
- * brings a DFA or automaton region of up to 768 KiB (assembly/rule-index.ts): the 1,183
- * corpus sites with URL lists take 123 MB with their indexes (Googlebot), all 2,343 take
- * 295 MB. Beyond it, a full arena is emptied and refilled. Below the default
+ * brings a DFA or automaton region of up to 768 KiB, or more within 1 MiB a table
+ * (assembly/rule-index.ts AGENT_BYTES): the 1,183 corpus sites with URL lists take 131 MB
+ * with their indexes (Googlebot), all 2,343 take 323 MB. Beyond it, a full arena is
+ * emptied and refilled. Below the default
  * retainMemoryBytes (256 MiB, src/wasm/limits.ts), with room for the io regions, so that
  * a grown arena outlives the call.
  */

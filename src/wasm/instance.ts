@@ -18,7 +18,7 @@ export interface WasmExports {
   leanCounter(table: number, index: number): number;
   /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
   automatonStates(table: number, index: number): number;
-  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4), mode (5: 0 states carry the bests, 1 a step's matches) and plain rules taken in (6); 0: none (a diagnostic). */
+  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4), mode (5: 0 states carry the bests, 1 a step's matches), plain rules taken in (6) and its region's bytes (7); 0: none (a diagnostic). */
   dfaStatus(table: number, index: number, what: number): number;
   /** Gives up that RuleIndex's DFA now, as a cache that keeps filling does: a crowd takes its automaton at its next path (a diagnostic for tests). */
   dropDfa(table: number, index: number): void;
@@ -38,6 +38,10 @@ export interface WasmExports {
   readonly dfaPerNode: WebAssembly.Global;
   /** Most trie nodes for which a DFA region gets dfaPerNode bytes a node (assembly/dfa.ts DFA_FOLD_NODES). */
   readonly dfaFoldNodes: WebAssembly.Global;
+  /** Most bytes of a DFA region whatever the table (assembly/dfa.ts DFA_CAP); more only within agentBytes. */
+  readonly dfaCap: WebAssembly.Global;
+  /** Bytes a table and its RuleIndex may take together when its DFA region goes past dfaCap (assembly/rule-index.ts AGENT_BYTES). */
+  readonly agentBytes: WebAssembly.Global;
   /** Turns the wildcard DFA on (1, the default) or off (0) for every table of this instance: rule by rule, same verdicts. */
   useDfa(on: number): void;
   /** Judges `count` back-to-back URLs whose byte lengths are at `lengths`. */

@@ -45,6 +45,11 @@ export class PlacedTable {
     return Array.from(verdicts, (v, i) => ({ allowed: v === 1, line: decided[i]! }));
   }
 
+  /** Bytes of the DFA's region (dfaStatus 7; 0: none). */
+  dfaRegionBytes(): number {
+    return this.exports.dfaStatus(this.at, this.index, 7);
+  }
+
   /** The DFA's cached states, flushes, whether it is in use, its trial's window (paths left, rule matches counted), its mode and the plain rules it took in (dfaStatus). */
   status(): { states: number; flushes: number; enabled: boolean; trialLeft: number; trialCalls: number; mode: 'carry' | 'step'; plainRules: number } {
     return {
