@@ -221,7 +221,9 @@ export const AGENT_BYTES: u32 = 1 << 20;
  * (pornhub.com's 91 wildcard rules: 0.69–0.70× the cost of a 768 KiB region at 960 KiB).
  */
 function dfaCapFor(wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
-  const table = <u64>((HEADER_SIZE + nodeCount * NODE_SIZE + nodeCount + 3) & ~3) + <u64>wildcardCount * WILDCARD_SIZE + <u64>segmentCount * SEGMENT_SIZE + poolLength;
+  // (u64: header fields near 2^32 must not wrap into a small table.)
+  const nodes = (<u64>HEADER_SIZE + <u64>nodeCount * (NODE_SIZE + 1) + 3) & ~(<u64>3);
+  const table = nodes + <u64>wildcardCount * WILDCARD_SIZE + <u64>segmentCount * SEGMENT_SIZE + poolLength;
   const used = table + automatonOffset(blockCount(wildcardCount), nodeCount);
   return used >= <u64>AGENT_BYTES ? 0 : (AGENT_BYTES - <u32>used) & ~1023;
 }
