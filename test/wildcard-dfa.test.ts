@@ -297,8 +297,14 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
       expect(agent).toBeLessThanOrEqual(AGENT_BYTES);
       expect(agent).toBeGreaterThan(AGENT_BYTES - 1024);
     }
-    // A table that leaves less than DFA_CAP of the budget: DFA_CAP, as for every table.
+    // A table that leaves less than DFA_CAP of the budget: DFA_CAP, as for every table; so
+    // too for header fields at 2^31 and 2^32 − 1 (their products must not wrap into room).
     expect(region(91, 5, 200, 400_000)).toBe(DFA_CAP);
+    expect(region(91, 2 ** 31, 10, 10)).toBe(DFA_CAP);
+    // 33 bytes a node (record and first byte) × 1,041,204,196 nodes is 100 modulo 2^32.
+    expect(region(91, 1_041_204_196, 10, 10)).toBe(DFA_CAP);
+    expect(region(91, 5, 2 ** 31, 10)).toBe(DFA_CAP);
+    expect(region(91, 5, 200, 2 ** 32 - 1)).toBe(DFA_CAP);
     // Below DFA_CAP, the region is what its rules and nodes ask for, whatever the budget.
     expect(region(40, 10, 80, 500_000)).toBe(64 * 1024 + 40 * 12 * 1024 + 10 * DFA_PER_NODE);
   });
