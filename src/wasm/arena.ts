@@ -216,15 +216,17 @@ export class TableArena {
     const length = memory.u32[(slot.tableAt + H_BYTE_LENGTH) >>> 2]!;
     const need = slotBytesOf(length, memory.exports.indexBytes(slot.tableAt, 0) >>> 0);
     const busy = paths >= RENEW_PATHS;
+    const resident = memory.u8.subarray(slot.tableAt, slot.tableAt + length);
     let ripe: Slot;
     if (this.used + need <= this.cap && (busy || 2 * (this.promotedBytes + need) <= this.cap)) {
-      ripe = this.placeFrom(slot.tableAt, length);
+      ripe = this.place(resident, false);
       this.used += need;
       this.promotedBytes += need;
     } else if (sole && busy && need <= this.cap) {
-      // Copied to the arena's start, over itself maybe: copyWithin reads before it writes.
+      // Copied to the arena's start, over itself maybe: `set` from the same buffer copies
+      // as if through a clone of the source.
       this.newEpoch();
-      ripe = this.placeFrom(slot.tableAt, length);
+      ripe = this.place(resident, false);
       this.used = need;
       this.promotedBytes = need;
     } else {
@@ -236,16 +238,6 @@ export class TableArena {
     this.slots.set(table, ripe);
     if (this.lastTable === table) this.lastSlot = ripe;
     return ripe;
-  }
-
-  /** A slot at the arena's first free byte holding the resident table at `from` (`length` bytes) with its full RuleIndex; the caller counts the bytes. */
-  private placeFrom(from: number, length: number): Slot {
-    const memory = this.memory;
-    const tableAt = this.at + this.used;
-    const indexAt = alignIndex(tableAt + length + SIMD_SLACK);
-    memory.u8.copyWithin(tableAt, from, from + length);
-    memory.exports.indexTable(tableAt, indexAt, 0);
-    return { tableAt, indexAt, epoch: this.epoch, counterAt: 0, ripeAt: 0 };
   }
 
   /** Whether `table` can be admitted without emptying the arena. */
@@ -328,19 +320,22 @@ export class TableArena {
     if (this.slots.has(table)) this.epochReadmits++;
     this.epochAdmits++;
     const slot = this.place(table, this.lean);
+    this.slots.set(table, slot);
     this.used += need;
     return slot;
   }
 
-  /** Copies `table` in at the arena's first free byte and builds its RuleIndex (full, or lean); the caller counts the bytes. */
-  private place(table: Uint8Array, lean: boolean): Slot {
+  /**
+   * Copies `bytes` (a table: the caller's array, or a resident copy in this memory) in at
+   * the arena's first free byte and builds its RuleIndex (full, or lean); the caller
+   * records the slot and counts the bytes.
+   */
+  private place(bytes: Uint8Array, lean: boolean): Slot {
     const exports = this.memory.exports;
     const tableAt = this.at + this.used;
-    const indexAt = alignIndex(tableAt + table.length + SIMD_SLACK);
-    this.memory.u8.set(table, tableAt);
+    const indexAt = alignIndex(tableAt + bytes.length + SIMD_SLACK);
+    this.memory.u8.set(bytes, tableAt);
     exports.indexTable(tableAt, indexAt, lean ? 1 : 0);
-    const slot: Slot = { tableAt, indexAt, epoch: this.epoch, counterAt: lean ? exports.leanCounter(tableAt, indexAt) >>> 0 : 0, ripeAt: PROMOTE_PATHS };
-    this.slots.set(table, slot);
-    return slot;
+    return { tableAt, indexAt, epoch: this.epoch, counterAt: lean ? exports.leanCounter(tableAt, indexAt) >>> 0 : 0, ripeAt: PROMOTE_PATHS };
   }
 }
