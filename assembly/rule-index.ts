@@ -228,6 +228,11 @@ function dfaCapFor(wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLe
   return used >= <u64>AGENT_BYTES ? 0 : (AGENT_BYTES - <u32>used) & ~1023;
 }
 
+/** Bytes of the DFA region of a table with these header fields: dfaBytesFor within dfaCapFor's budget (0: none). */
+function dfaRegionBytes(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32): u32 {
+  return dfaBytesFor(flags, wildcardCount, nodeCount, dfaCapFor(wildcardCount, nodeCount, segmentCount, poolLength));
+}
+
 /**
  * Bytes of the RuleIndex of a table with these header fields (flags, wildcard rules, trie
  * nodes, segments, pool bytes); with `lean` 1, of its lean RuleIndex (header), which is
@@ -235,8 +240,7 @@ function dfaCapFor(wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLe
  */
 export function indexBytesFor(flags: u32, wildcardCount: u32, nodeCount: u32, segmentCount: u32, poolLength: u32, lean: u32): u32 {
   // One region at automatonOffset, holding the Aho–Corasick automaton or the DFA, one at a time.
-  const dfa = dfaBytesFor(flags, wildcardCount, nodeCount, dfaCapFor(wildcardCount, nodeCount, segmentCount, poolLength));
-  const region = max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfa);
+  const region = max(automatonBytesFor(flags, wildcardCount, segmentCount, poolLength), dfaRegionBytes(flags, wildcardCount, nodeCount, segmentCount, poolLength));
   return automatonOffset(blockCount(wildcardCount), nodeCount) + (lean != 0 && region != 0 ? LEAN_REGION_BYTES : region);
 }
 
@@ -447,7 +451,7 @@ export function indexTable(table: usize, index: usize, lean: u32): void {
 
   // The wildcard automaton or the DFA, when the table gets one (a lean index: a mark).
   const region = automatonOffset(blocks, nodeCount);
-  const dfaBytes = dfaBytesFor(<u32>load<u16>(table, H_FLAGS), count, nodeCount, dfaCapFor(count, nodeCount, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)));
+  const dfaBytes = dfaRegionBytes(<u32>load<u16>(table, H_FLAGS), count, nodeCount, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH));
   if (lean != 0 && bytes - region == LEAN_REGION_BYTES) store<u32>(index + region, REGION_LEAN);
   else if (dfaBytes != 0) buildDfa(table, index + region, dfaBytes);
   else if (automatonBytesFor(<u32>load<u16>(table, H_FLAGS), count, load<u32>(table, H_SEGMENT_COUNT), load<u32>(table, H_POOL_LENGTH)) != 0) {
