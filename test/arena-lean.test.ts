@@ -190,14 +190,13 @@ describe('lean placing', () => {
   });
 
   /**
-   * A lean engine of `cap` bytes whose budget for placing again in full is spent (DFA
-   * tables promoted), then filled with lean copies of a plain table until the DFA table
-   * `hot` no longer fits in full; `hot` is admitted lean and refused at PROMOTE_PATHS.
+   * A lean engine of `cap` bytes whose half for placing tables again in full is spent on
+   * copies of `hot` (each judges PROMOTE_PATHS paths of seed `seed`, then is placed in full).
    */
-  function crowdedEngine(cap: number, hot: Uint8Array): { engine: WasmEngine; arena: TableArena; exports: WasmExports; fillers: Uint8Array[] } {
+  function spentEngine(cap: number, hot: Uint8Array, seed: number): { engine: WasmEngine; arena: TableArena; exports: WasmExports; urls: string[] } {
     const parts = leanEngine(cap);
     const { engine, arena, exports } = parts;
-    const urls = paths(PROMOTE_PATHS, 12);
+    const urls = paths(PROMOTE_PATHS, seed);
     const full = hot.length + ruleIndexBytes(exports, hot);
     for (let k = 0; 2 * full * (k + 1) <= cap; k++) {
       const spender = hot.slice();
@@ -205,6 +204,17 @@ describe('lean placing', () => {
       judge(engine, spender, urls.slice(0, 1), 1);
       expect(isLean(exports, arena.residentSlot(spender)!)).toBe(false);
     }
+    return { ...parts, urls };
+  }
+
+  /**
+   * spentEngine, then filled with lean copies of a plain table until the DFA table `hot`
+   * no longer fits in full; `hot` is admitted lean and refused at PROMOTE_PATHS.
+   */
+  function crowdedEngine(cap: number, hot: Uint8Array): { engine: WasmEngine; arena: TableArena; exports: WasmExports; fillers: Uint8Array[] } {
+    const { urls, ...parts } = spentEngine(cap, hot, 12);
+    const { engine, arena, exports } = parts;
+    const full = hot.length + ruleIndexBytes(exports, hot);
     const plain = Robots.parse('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').forAgent('ExampleBot').table;
     const fillers: Uint8Array[] = [];
     const epoch = arena.epoch;
@@ -267,16 +277,8 @@ describe('lean placing', () => {
   });
 
   it('a busy lean table placed in full past the half-arena budget when the arena has room, without a new epoch', () => {
-    const cap = 8 << 20;
     const hot = Robots.parse(DFA).forAgent('ExampleBot').table;
-    const { engine, arena, exports } = leanEngine(cap);
-    const full = hot.length + ruleIndexBytes(exports, hot);
-    const urls = paths(PROMOTE_PATHS, 15);
-    for (let k = 0; 2 * full * (k + 1) <= cap; k++) {
-      const spender = hot.slice();
-      judge(engine, spender, urls, urls.length);
-      judge(engine, spender, urls.slice(0, 1), 1);
-    }
+    const { engine, arena, exports } = spentEngine(8 << 20, hot, 15);
     const epoch = arena.epoch;
     const many = paths(RENEW_PATHS + 64, 16);
     const reference = judge(new WasmEngine(), hot, many, many.length);
