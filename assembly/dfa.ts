@@ -84,10 +84,10 @@
 // match.ts builds the automaton there instead (rule-index.ts `switchToAutomaton`). Both
 // write their `enabled` word at the region's offset 0, the DFA DFA_ON and the automaton
 // another value, so that the word tells which one the region holds. A crowd gives up at
-// its first flush in MODE_STEP. 23 of the corpus's 30 crowd files keep the DFA, at
-// 0.46–0.92× the automaton's cost; the 7 others (hundreds of facet rules, www.next.co.uk,
-// etsy, www.sophos, www.screwfix…) outgrow the cache in both modes within their first
-// 20,000 paths.
+// its first flush in MODE_STEP. 24 of the corpus's 29 crowd files (Googlebot's tables)
+// keep the DFA, at 0.46–0.92× the automaton's cost; the 5 others (hundreds of facet rules:
+// www.next.co.uk, etsy.com, www.etsy.com, www.sophos.com, www.screwfix.com) outgrow the
+// cache in both modes within their first 20,000 paths.
 //
 // Memory: one region in the RuleIndex, `dfaBytesFor` bytes (DFA_BASE plus DFA_PER_RULE per
 // wildcard rule, DFA_TRIAL_PER_RULE below DFA_MIN_RULES, plus DFA_PER_NODE per trie node
@@ -126,6 +126,8 @@
 //   80 u32 plainRules     plain rules folded in (0: none; the trie walk adds them)
 //   84 u32 forFold        1: a trial turned the DFA on for its fold alone (notePath), so
 //                         dropping the fold puts the table back on trial
+//   88 u32 loopHashAt     u32 heads[LOOP_SLOTS]: offset of a LOOPS record, chained through L_NEXT
+//   92 u32 loopRecords    LOOPS records in the cache (a diagnostic)
 //   96 u8 classOf[256]    byte → its class (0: a byte no piece has)
 //  352 u16 classAt[256]  byte → its transition's offset in a row (2 × class: the scans' step adds it)
 // POS (8 bytes): 0 u32 rule (its RULE's index), 4 u8 byte (expected),
@@ -138,10 +140,19 @@
 //   16 i32 allowPrio, u32 allowLine, i32 disallowPrio, u32 disallowLine (the record: the
 //      bests so far, or the step's matches; -1 / 0: none),
 //   32 i32 endAllowPrio, u32 endAllowLine, i32 endDisallowPrio, u32 endDisallowLine,
-//   48 u8 set[setLength]  the positions, ascending, packed: each one's distance from the
-//      one before (the first's from 0) in 1 byte below 0x80, 2 bytes (0x80 | bits 8‥13, bits
-//      0‥7) below 0x4000, else 3 (0xc0, bits 8‥15, bits 0‥7); padded to 16. On the corpus's
-//      crowds in MODE_STEP, half the bytes of u16 positions: twice the states in a cache.
+//   48 u32 loops          offset of the LOOPS record holding the state's LOOP positions (0: none)
+//   52 u8 set[setLength]  its other positions, ascending, packed: each one's distance from
+//      the one before (the first's from 0) in 1 byte below 0x80, 2 bytes (0x80 | bits 8‥13,
+//      bits 0‥7) below 0x4000, else 3 (0xc0, bits 8‥15, bits 0‥7); padded to 16. On the
+//      corpus's crowds in MODE_STEP, half the bytes of u16 positions: twice the states in a
+//      cache.
+// LOOPS (from the back of the arena too, with the meta records; interned through
+//   loopHashAt): 0 u32 next (offset of the next record in the hash chain, 0: none), 4 u32
+//   hash, 8 u32 bytes, 12 u8 set[bytes] the LOOP positions, packed as above; padded to 16.
+//   Why apart: LOOPs are 90–97% of a state's positions on the corpus's crowds, and few
+//   distinct sets of them (68–599 a workload, against 2,900–16,000 states built) are
+//   shared by many states, which differ in the few positions inside a piece. Stored once,
+//   a state's meta record shrinks to its header and those few positions.
 
 import { rankInto } from './rank';
 import {
@@ -209,8 +220,12 @@ const PATHS_PER_STATE: u32 = 8;
 const STRIKE_LIMIT: u32 = 3;
 /** Hash heads (a power of two). */
 const HASH_SLOTS: u32 = 2048;
+/** Hash heads of the LOOPS records (a power of two): a workload has tens to hundreds of distinct ones. */
+const LOOP_SLOTS: u32 = 256;
 /** Most positions (u16 sets). */
 const MAX_POSITIONS: u32 = 0xfffe;
+/** No position: past the end of a packed set (above MAX_POSITIONS). */
+const NONE: u32 = 0xffffffff;
 /**
  * Most positions of the plain rules (their bytes plus one per rule) a DFA takes in
  * (`layOut`): 15 bytes of region each (POS, scratch and packed set), so at most 120 KB,
@@ -241,6 +256,8 @@ const D_PACKED_AT: u32 = 72;
 const D_RULES_AT: u32 = 76;
 const D_PLAIN_RULES: u32 = 80;
 const D_FOR_FOLD: u32 = 84;
+const D_LOOP_HASH_AT: u32 = 88;
+const D_LOOP_RECORDS: u32 = 92;
 const D_CLASS_OF: u32 = 96;
 const D_CLASS_AT: u32 = D_CLASS_OF + 256;
 const D_HEADER: u32 = D_CLASS_AT + 512;
@@ -270,7 +287,13 @@ const M_SET_LENGTH: u32 = 8;
 const M_FLAGS: u32 = 12;
 const M_BESTS: u32 = 16;
 const M_END: u32 = 32;
-const M_SET: u32 = 48;
+const M_LOOPS: u32 = 48;
+const M_SET: u32 = 52;
+
+const L_NEXT: u32 = 0;
+const L_HASH: u32 = 4;
+const L_BYTES: u32 = 8;
+const L_SET: u32 = 12;
 
 /** A transition's bit 0: the scan must look at the target's meta record (its flags say why: DEAD, OUT). */
 const HEED: u32 = 1;
@@ -435,7 +458,8 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
   const posAt = D_HEADER;
   const rulesAt = (posAt + positions * POS_SIZE + 15) & ~15;
   const hashAt = rulesAt + rules * RULE_SIZE;
-  const scratchAt = hashAt + HASH_SLOTS * 4;
+  const loopHashAt = hashAt + HASH_SLOTS * 4;
+  const scratchAt = loopHashAt + LOOP_SLOTS * 4;
   const packedAt = scratchAt + 4 * (positions + 1);
   const arenaAt = (packedAt + 3 * positions + 16 + 15) & ~15;
   if (positions > MAX_POSITIONS || <u64>arenaAt + DFA_MIN_ARENA > <u64>(fold ? links : bytes)) return false;
@@ -527,6 +551,7 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
   store<u32>(dfa, rulesAt, D_RULES_AT);
   store<u32>(dfa, plainRules, D_PLAIN_RULES);
   store<u32>(dfa, hashAt, D_HASH_AT);
+  store<u32>(dfa, loopHashAt, D_LOOP_HASH_AT);
   store<u32>(dfa, scratchAt, D_SCRATCH_AT);
   store<u32>(dfa, packedAt, D_PACKED_AT);
   empty(dfa);
@@ -581,6 +606,8 @@ function layOut(table: usize, dfa: usize, bytes: u32, plainRules: u32): bool {
 /** The cache without a state: no row, no meta record, no hash entry. */
 function empty(dfa: usize): void {
   memory.fill(dfa + load<u32>(dfa, D_HASH_AT), 0, HASH_SLOTS * 4);
+  memory.fill(dfa + load<u32>(dfa, D_LOOP_HASH_AT), 0, LOOP_SLOTS * 4);
+  store<u32>(dfa, 0, D_LOOP_RECORDS);
   store<u32>(dfa, 0, D_ROWS_NEXT);
   store<u32>(dfa, load<u32>(dfa, D_ARENA_END), D_META_NEXT);
   store<u32>(dfa, 0, D_START);
@@ -665,6 +692,41 @@ function record(rule: usize): void {
   store<i64>(at, 0xffffffff, 8);
 }
 
+/** Packs distance d at `at` (header, Meta): 1, 2 or 3 bytes, returned. */
+@inline function packDistance(at: usize, d: u32): u32 {
+  if (d < 0x80) {
+    store<u8>(at, <u8>d);
+    return 1;
+  }
+  if (d < 0x4000) {
+    store<u8>(at, <u8>(0x80 | (d >> 8)));
+    store<u8>(at, <u8>d, 1);
+    return 2;
+  }
+  store<u8>(at, 0xc0);
+  store<u8>(at, <u8>(d >> 8), 1);
+  store<u8>(at, <u8>d, 2);
+  return 3;
+}
+
+/** Bytes the last `unpackDistance` read. */
+let unpackedWidth: u32 = 0;
+
+/** The distance packed at `at` (packDistance), its width in unpackedWidth. */
+@inline function unpackDistance(at: usize): u32 {
+  const b = <u32>load<u8>(at);
+  if (b < 0x80) {
+    unpackedWidth = 1;
+    return b;
+  }
+  if (b < 0xc0) {
+    unpackedWidth = 2;
+    return ((b & 0x3f) << 8) | <u32>load<u8>(at, 1);
+  }
+  unpackedWidth = 3;
+  return (<u32>load<u8>(at, 1) << 8) | <u32>load<u8>(at, 2);
+}
+
 /**
  * Interns the set at `set` (n positions, ascending) with the current bests as a state's
  * record: the existing one, or a new one in the cache. Returns its transition (row offset
@@ -705,47 +767,73 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   let h: u32 = 0x811c9dc5;
   for (let i: u32 = 0; i < length; i++) h = (h ^ <u32>load<u16>(set + (<usize>i << 1))) * 0x01000193;
   for (let i: usize = 0; i < 16; i += 4) h = (h ^ load<u32>(BUILT + i)) * 0x01000193;
-  // The set as stored (header, Meta): packed distances, at most 3 bytes a position.
+  // The set as stored (header, Meta): its LOOP positions apart, in a LOOPS record shared by
+  // every state that holds the same ones, the rest in the state's own record; each packed
+  // (distances), the rest at packed[0, bytes), the LOOPs right after them.
   const packed = dfa + load<u32>(dfa, D_PACKED_AT);
   let bytes: u32 = 0;
   let previous: u32 = 0;
   for (let i: u32 = 0; i < length; i++) {
     const p = <u32>load<u16>(set + (<usize>i << 1));
-    const d = p - previous;
+    if (<u32>load<u8>(posAt + <usize>p * POS_SIZE, P_KIND) == LOOP) continue;
+    bytes += packDistance(packed + bytes, p - previous);
     previous = p;
-    const at = packed + bytes;
-    if (d < 0x80) {
-      store<u8>(at, <u8>d);
-      bytes++;
-    } else if (d < 0x4000) {
-      store<u8>(at, <u8>(0x80 | (d >> 8)));
-      store<u8>(at, <u8>d, 1);
-      bytes += 2;
-    } else {
-      store<u8>(at, 0xc0);
-      store<u8>(at, <u8>(d >> 8), 1);
-      store<u8>(at, <u8>d, 2);
-      bytes += 3;
+  }
+  let loopBytes: u32 = 0;
+  let lh: u32 = 0x811c9dc5;
+  previous = 0;
+  for (let i: u32 = 0; i < length; i++) {
+    const p = <u32>load<u16>(set + (<usize>i << 1));
+    if (<u32>load<u8>(posAt + <usize>p * POS_SIZE, P_KIND) != LOOP) continue;
+    loopBytes += packDistance(packed + bytes + loopBytes, p - previous);
+    previous = p;
+    lh = (lh ^ p) * 0x01000193;
+  }
+  // The LOOPS record of these LOOPs, if one exists (0: none, or no LOOP).
+  const loopHead = dfa + load<u32>(dfa, D_LOOP_HASH_AT) + <usize>((lh & (LOOP_SLOTS - 1)) << 2);
+  let loops: u32 = 0;
+  if (loopBytes != 0) {
+    for (let link = load<u32>(loopHead); link != 0; link = load<u32>(dfa + link, L_NEXT)) {
+      const record = dfa + link;
+      if (load<u32>(record, L_HASH) == lh && load<u32>(record, L_BYTES) == loopBytes && memory.compare(record + L_SET, packed + bytes, loopBytes) == 0) {
+        loops = link;
+        break;
+      }
     }
   }
   const head = dfa + load<u32>(dfa, D_HASH_AT) + <usize>((h & (HASH_SLOTS - 1)) << 2);
-  for (let link = load<u32>(head); link != 0;) {
-    const s = link - 1;
-    const meta = metaOf(dfa, s);
-    link = load<u32>(meta, M_NEXT);
-    if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != bytes) continue;
-    if (memory.compare(meta + M_BESTS, BUILT, 16) != 0 || memory.compare(meta + M_SET, packed, bytes) != 0) continue;
-    return (s >> 3) | (load<u32>(meta, M_FLAGS) != 0 ? HEED : 0);
+  // A state with these LOOPs exists only if their record does.
+  if (loopBytes == 0 || loops != 0) {
+    for (let link = load<u32>(head); link != 0;) {
+      const s = link - 1;
+      const meta = metaOf(dfa, s);
+      link = load<u32>(meta, M_NEXT);
+      if (load<u32>(meta, M_HASH) != h || load<u32>(meta, M_SET_LENGTH) != bytes || load<u32>(meta, M_LOOPS) != loops) continue;
+      if (memory.compare(meta + M_BESTS, BUILT, 16) != 0 || memory.compare(meta + M_SET, packed, bytes) != 0) continue;
+      return (s >> 3) | (load<u32>(meta, M_FLAGS) != 0 ? HEED : 0);
+    }
   }
 
-  // A new state: its row from the front of the arena, its meta record from the back.
+  // A new state: its row from the front of the arena, its meta record (and a new LOOPS
+  // record) from the back.
   const flags = (length == 0 ? DEAD : 0) | (!carry && (load<i32>(BUILT) >= 0 || load<i32>(BUILT, 8) >= 0) ? OUT : 0);
   const rowBytes = load<u32>(dfa, D_ROW_BYTES);
   const setBytes = (bytes + 15) & ~15;
+  const loopRecord = loopBytes != 0 && loops == 0 ? (L_SET + loopBytes + 15) & ~15 : 0;
   const s = load<u32>(dfa, D_ROWS_NEXT);
   const rowsEnd = load<u32>(dfa, D_ROWS_AT) + s + rowBytes;
-  const metaAt = <i64>load<u32>(dfa, D_META_NEXT) - M_SET - setBytes;
+  const metaAt = <i64>load<u32>(dfa, D_META_NEXT) - loopRecord - M_SET - setBytes;
   if (s + rowBytes > ROWS_CAP || <i64>rowsEnd > metaAt) return UNKNOWN;
+  if (loopRecord != 0) {
+    loops = load<u32>(dfa, D_META_NEXT) - loopRecord;
+    const record = dfa + loops;
+    store<u32>(record, load<u32>(loopHead), L_NEXT);
+    store<u32>(loopHead, loops);
+    store<u32>(record, lh, L_HASH);
+    store<u32>(record, loopBytes, L_BYTES);
+    memory.copy(record + L_SET, packed + bytes, loopBytes);
+    store<u32>(dfa, load<u32>(dfa, D_LOOP_RECORDS) + 1, D_LOOP_RECORDS);
+  }
   const meta = dfa + <usize>metaAt;
   store<u32>(dfa, s + rowBytes, D_ROWS_NEXT);
   store<u32>(dfa, <u32>metaAt, D_META_NEXT);
@@ -760,6 +848,7 @@ function intern(table: usize, dfa: usize, set: usize, n: u32): u32 {
   store<u32>(meta, h, M_HASH);
   store<u32>(meta, bytes, M_SET_LENGTH);
   store<u32>(meta, flags, M_FLAGS);
+  store<u32>(meta, loops, M_LOOPS);
   memory.copy(meta + M_BESTS, BUILT, 16);
   memory.copy(meta + M_SET, packed, bytes);
   // The end verdict: the anchored rules whose last piece ends here (MODE_CARRY: and the bests).
@@ -817,24 +906,31 @@ function step(table: usize, dfa: usize, s: usize, c: u32): u32 {
   const meta = metaOf(dfa, s);
   const from = meta + M_SET;
   const bytes = load<u32>(meta, M_SET_LENGTH);
+  const loops = load<u32>(meta, M_LOOPS);
+  const loopFrom = dfa + loops + L_SET;
+  const loopBytes = loops != 0 ? load<u32>(dfa + loops, L_BYTES) : 0;
   if (carries(dfa)) memory.copy(BUILT, meta + M_BESTS, 16);
   else clearRecord(BUILT);
-  // Invariant: set[0, n) ascending; each source position (unpacked in order, header Meta)
+  // The state's positions in ascending order: its own (the rest) and its LOOPS record's,
+  // merged. NONE past either's end (positions are below MAX_POSITIONS).
+  let i: u32 = 0;
+  let restAt: u32 = NONE;
+  if (bytes != 0) { restAt = unpackDistance(from); i = unpackedWidth; }
+  let j: u32 = 0;
+  let loopAt: u32 = NONE;
+  if (loopBytes != 0) { loopAt = unpackDistance(loopFrom); j = unpackedWidth; }
+  // Invariant: set[0, n) ascending; each source position (taken in order, header Meta)
   // adds itself (a LOOP) and/or its successor, both ≥ every earlier addition. |set| ≤ 2 ×
-  // the source's positions ≤ 2P.
+  // the source's positions ≤ 2P. Each round takes one position: at most P rounds.
   let n: u32 = 0;
-  let p: u32 = 0;
-  for (let i: u32 = 0; i < bytes;) {
-    const b = <u32>load<u8>(from + i);
-    if (b < 0x80) {
-      p += b;
-      i++;
-    } else if (b < 0xc0) {
-      p += ((b & 0x3f) << 8) | <u32>load<u8>(from + i + 1);
-      i += 2;
+  while (restAt != NONE || loopAt != NONE) {
+    let p: u32;
+    if (restAt < loopAt) {
+      p = restAt;
+      if (i < bytes) { restAt += unpackDistance(from + i); i += unpackedWidth; } else restAt = NONE;
     } else {
-      p += (<u32>load<u8>(from + i + 1) << 8) | <u32>load<u8>(from + i + 2);
-      i += 3;
+      p = loopAt;
+      if (j < loopBytes) { loopAt += unpackDistance(loopFrom + j); j += unpackedWidth; } else loopAt = NONE;
     }
     const pos = posAt + <usize>p * POS_SIZE;
     const kind = <u32>load<u8>(pos, P_KIND);
@@ -1132,8 +1228,8 @@ export function scanDfaQueue(table: usize, dfa: usize, paths: usize, lens: usize
  * A diagnostic of the region at `dfa`: the states in its cache (`what` 0), its flushes so
  * far (1), whether it is in use (2: 1, or 0 when never built, on trial or given up), the
  * paths its trial's window still counts (3), the rule matches it counted so far (4), its
- * mode (5: MODE_CARRY 0, MODE_STEP 1) and the plain rules it took in (6: 0 when none,
- * `dfaFolds`). 0 without one.
+ * mode (5: MODE_CARRY 0, MODE_STEP 1), the plain rules it took in (6: 0 when none,
+ * `dfaFolds`), the region's bytes (7) and the LOOPS records in its cache (8). 0 without one.
  */
 export function dfaInfo(dfa: usize, what: u32): u32 {
   if (load<u32>(dfa, D_ROWS_AT) == 0) return 0;
@@ -1144,6 +1240,7 @@ export function dfaInfo(dfa: usize, what: u32): u32 {
   if (what == 5) return load<u32>(dfa, D_MODE);
   if (what == 6) return load<u32>(dfa, D_PLAIN_RULES);
   if (what == 7) return load<u32>(dfa, D_ARENA_END);
+  if (what == 8) return load<u32>(dfa, D_LOOP_RECORDS);
 
   return load<u32>(dfa, D_ROWS_NEXT) / load<u32>(dfa, D_ROW_BYTES);
 }

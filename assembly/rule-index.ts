@@ -496,7 +496,8 @@ export function automatonStates(table: usize, index: usize): u32 {
  * The DFA of `table`'s RuleIndex at `index` (dfa.ts): its cached states (`what` 0), its
  * flushes (1), whether it is in use (2), the paths its trial's window still counts (3),
  * the rule matches counted in it (4), its mode (5: 0 the bests carried in states, 1 a
- * step's matches) and the plain rules it took in (6); 0 when the table has none.
+ * step's matches), the plain rules it took in (6), its region's bytes (7) and the LOOPS
+ * records in its cache (8: the LOOP positions its states share); 0 when the table has none.
  */
 export function dfaStatus(table: usize, index: usize, what: u32): u32 {
   const region = dfaRegion(table, index);

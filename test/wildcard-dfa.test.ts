@@ -442,12 +442,13 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
   }, 120_000);
 
   it('bests that multiply the states past the cache: the first flush turns the DFA to step mode, which holds the workload, every verdict matches', () => {
-    // 200 rules `/*m<two digits>` of one priority: carried in the state, the best so far
+    // 1,000 rules `/*m<three digits>` of one priority: carried in the state, the best so far
     // (the earliest line matched) multiplies every later state, and prunes the rules after
-    // it, so ~200 bests × the sets exceed the cache. In step mode a state holds only the
-    // matches of the step into it: about one state per rule, plus the few sets.
+    // it, so ~500 bests × the sets exceed the cache (200 such rules now fit it: their
+    // states share their LOOP positions). In step mode a state holds only the matches of
+    // the step into it: about one state per rule, plus the few sets.
     const lines = ['User-agent: bot'];
-    for (let i = 0; i < 200; i++) lines.push(`Disallow: /*m${String(i % 100).padStart(2, '0')}${i < 100 ? '' : 'x'}`);
+    for (let i = 0; i < 1000; i++) lines.push(`Disallow: /*m${String(i % 500).padStart(3, '0')}${i < 500 ? '' : 'x'}`);
     const body = `${lines.join('\n')}\n`;
     const r = random(29);
     const urls = Array.from({ length: 6000 }, () => `https://example.com/${randomWord(r, 'm0123456789x', 40 + Math.floor(r() * 30))}`);
@@ -465,6 +466,34 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
     const states = placed.status().states;
     expect(placed.judge(urls, true)).toEqual(dfa);
     expect(placed.status()).toMatchObject({ states, flushes: 1, enabled: true, mode: 'step' });
+  }, 120_000);
+
+  it('states that hold the same LOOP positions share one LOOPS record, read back merged with each state\'s own positions', () => {
+    // 200 rules `/*m<two digits>`: a state's LOOPs are the rules still in play (each `/*`
+    // rule waits in its LOOP from the first byte on), its own positions the few inside a
+    // piece. In the first mode the bests prune rules, so the LOOP sets follow the bests;
+    // in step mode every state past the first byte keeps every rule's LOOP: one record.
+    const lines = ['User-agent: bot'];
+    for (let i = 0; i < 200; i++) lines.push(`${i % 7 === 0 ? 'Allow' : 'Disallow'}: /*m${String(i % 100).padStart(2, '0')}${i < 100 ? '' : 'x'}${i % 5 === 0 ? '$' : ''}`);
+    const body = `${lines.join('\n')}\n`;
+    const r = random(37);
+    const urls = Array.from({ length: 4000 }, () => `https://example.com/${randomWord(r, 'm0123456789x', 20 + Math.floor(r() * 40))}`);
+    expectReference(body, urls.slice(0, 200), 'rfc');
+    const table = Robots.parse(body).forAgent('bot').table;
+    const carried = new Placed(table);
+    const got = carried.judge(urls, true);
+    expect(got).toEqual(carried.judge(urls, false));
+    const carry = carried.status();
+    expect(carry).toMatchObject({ flushes: 0, enabled: true, mode: 'carry' });
+    expect(carried.loopRecords()).toBeGreaterThan(0);
+    expect(carried.loopRecords() * 10).toBeLessThan(carry.states);
+    const stepped = new Placed(table);
+    stepped.exports.dfaStepMode(stepped.at, stepped.index);
+    expect(stepped.judge(urls, true)).toEqual(got);
+    const step = stepped.status();
+    expect(step).toMatchObject({ flushes: 0, enabled: true, mode: 'step' });
+    expect(step.states).toBeGreaterThan(100);
+    expect(stepped.loopRecords()).toBe(1);
   }, 120_000);
 
   it('sets whose positions lie up to 2^7, 2^14 and 2^16 apart are stored packed (1, 2 and 3 bytes a distance) and read back exactly', () => {

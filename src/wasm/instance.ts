@@ -18,7 +18,7 @@ export interface WasmExports {
   leanCounter(table: number, index: number): number;
   /** States of the wildcard automaton in that RuleIndex, 0: none (a diagnostic). */
   automatonStates(table: number, index: number): number;
-  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4), mode (5: 0 states carry the bests, 1 a step's matches), plain rules taken in (6) and its region's bytes (7); 0: none (a diagnostic). */
+  /** The DFA of that RuleIndex (assembly/dfa.ts): cached states (`what` 0), flushes (1), in use (2), trial window's paths left (3), rule matches so far (4), mode (5: 0 states carry the bests, 1 a step's matches), plain rules taken in (6), its region's bytes (7) and the LOOPS records its cached states share (8); 0: none (a diagnostic). */
   dfaStatus(table: number, index: number, what: number): number;
   /** Gives up that RuleIndex's DFA now, as a cache that keeps filling does: a crowd takes its automaton at its next path (a diagnostic for tests). */
   dropDfa(table: number, index: number): void;

@@ -45,6 +45,11 @@ export class PlacedTable {
     return Array.from(verdicts, (v, i) => ({ allowed: v === 1, line: decided[i]! }));
   }
 
+  /** LOOPS records in the DFA's cache (dfaStatus 8): the distinct sets of LOOP positions its states share. */
+  loopRecords(): number {
+    return this.exports.dfaStatus(this.at, this.index, 8);
+  }
+
   /** Bytes of the DFA's region (dfaStatus 7; 0: none). */
   dfaRegionBytes(): number {
     return this.exports.dfaStatus(this.at, this.index, 7);
