@@ -444,7 +444,7 @@ describe('wildcard DFA: at its limits the verdicts stay exact', () => {
   it('bests that multiply the states past the cache: the first flush turns the DFA to step mode, which holds the workload, every verdict matches', () => {
     // 1,000 rules `/*m<three digits>` of one priority: carried in the state, the best so far
     // (the earliest line matched) multiplies every later state, and prunes the rules after
-    // it, so ~500 bests × the sets exceed the cache (200 such rules now fit it: their
+    // it, so ~500 bests × the sets exceed the cache (200 such rules fit it: their
     // states share their LOOP positions). In step mode a state holds only the matches of
     // the step into it: about one state per rule, plus the few sets.
     const lines = ['User-agent: bot'];
