@@ -35,6 +35,14 @@ function urlOf(units: number, fill = 'a'): string {
   return head + fill.repeat(Math.max(0, units - head.length)).slice(0, units - head.length);
 }
 
+/** A seeded generator of integers in [0, n): the same lists on every run. */
+function seeded(seed: number): (n: number) => number {
+  return (n) => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+}
+
 describe('encodeUrls', () => {
   it(`URLs of ${ALONE_UNITS - 1}, ${ALONE_UNITS} and ${ALONE_UNITS + 1} units among short ones: the bytes and lengths of each`, () => {
     const urls = [urlOf(40), urlOf(ALONE_UNITS - 1), urlOf(60), urlOf(ALONE_UNITS), urlOf(ALONE_UNITS + 1), urlOf(30), urlOf(5000), '', urlOf(70)];
@@ -61,11 +69,7 @@ describe('encodeUrls', () => {
 
   it('pieces with non-ASCII URLs here and there: lengths read back from the bytes, at every alignment', () => {
     const chars = ['a', '/', '\u00e9', '\u20ac', '\u{1F600}', '\ud800', '\udfff', '?', '='];
-    let seed = 7;
-    const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const next = seeded(7);
     for (let round = 0; round < 40; round++) {
       const urls = Array.from({ length: 1 + next(700) }, () => {
         const n = next(5) === 0 ? next(2 * ALONE_UNITS) : next(90);
@@ -79,11 +83,7 @@ describe('encodeUrls', () => {
   });
 
   it('byteLengths reads every length back from the joined bytes itself, at every alignment; false for a split surrogate pair', () => {
-    let seed = 11;
-    const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const next = seeded(11);
     const chars = ['a', 'b', '/', '\u00e9', '\u20ac', '\u{1F600}', '\ud800', '\udfff'];
     for (let round = 0; round < 200; round++) {
       const urls = Array.from({ length: 1 + next(40) }, () => Array.from({ length: next(30) }, () => chars[next(chars.length)]!).join(''));

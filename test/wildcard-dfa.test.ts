@@ -309,7 +309,6 @@ describe('wildcard DFA on trial: tables of DFA_TRIAL_RULES to DFA_MIN_RULES − 
     expect(region(40, 10, 80, 500_000)).toBe(64 * 1024 + 40 * 12 * 1024 + 10 * DFA_PER_NODE);
   });
 
-
   it('a trial table of 150 plain prefixes keeps them folded through a workload its wildcard rules alone would cache in a tenth of the region', () => {
     // Each prefix is followed by query strings that walk the wildcard states: ~150 copies of
     // them, more than the region of its wildcard rules alone holds, within what its nodes add.
